@@ -1,0 +1,49 @@
+"""Content packs: every number and card of Septima, loaded from TOML and validated.
+
+A pack is a folder of TOML files (the built-in one is ``septima_sim/content/base``). Loading reads the files into a
+*tree* (rules tables at the top, item lists keyed by id under their plural name: ``potions.flying-ointment.wisdom``),
+applies optional dotted-path overrides, validates everything and builds frozen dataclasses for the engine.
+"""
+
+from septima_sim.content.loader import ContentError, content_tree, leaf_paths, load_content
+from septima_sim.content.model import (
+    EFFECT_KINDS,
+    INGREDIENTS,
+    PASSIVE_KINDS,
+    STATS,
+    Ability,
+    Action,
+    Area,
+    Building,
+    Content,
+    Disease,
+    Effect,
+    Goal,
+    Potion,
+    Rules,
+    Spell,
+    Witch,
+)
+
+__all__ = [
+    "EFFECT_KINDS",
+    "INGREDIENTS",
+    "PASSIVE_KINDS",
+    "STATS",
+    "Ability",
+    "Action",
+    "Area",
+    "Building",
+    "Content",
+    "ContentError",
+    "Disease",
+    "Effect",
+    "Goal",
+    "Potion",
+    "Rules",
+    "Spell",
+    "Witch",
+    "content_tree",
+    "leaf_paths",
+    "load_content",
+]

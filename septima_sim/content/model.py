@@ -1,0 +1,247 @@
+"""Frozen content dataclasses the engine reads. Built by the loader; never mutated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+INGREDIENTS: tuple[str, ...] = ("herb", "root", "berry", "mushroom", "skull")
+"""The five ingredient types; resources are indexed 0..4 in this order and Crystal is index 5."""
+CRYSTAL = 5
+
+EFFECT_KINDS: frozenset[str] = frozenset(
+    {
+        "wisdom",  # amount, source
+        "ingredient",  # kind: an ingredient id or "any"
+        "crystal",  # amount
+        "charm",  # amount
+        "suspicion",  # amount (negative lowers)
+        "move",  # steps (0 = any number)
+        "citizen_to_crowd",  # amount
+        "crowd_pick",  # amount
+        "ready_spell",  # amount
+        "gain_spell",  # a spell of the ritual column's element
+        "potion",  # kind: "remedy" | "practical" | "any" | a potion id
+        "return_card",  # amount: discarded action cards back to hand
+        "magic_mirror",  # borrow the ability of a witch not in your coven
+        "passive",  # an ongoing modifier: name, amount
+    }
+)
+"""Effect names a content pack may use; the engine implements each (tests check both lists agree)."""
+
+PASSIVE_KINDS: frozenset[str] = frozenset(
+    {
+        "brew_discount",  # pay `amount` fewer ingredients in total when brewing
+        "collect_extra",  # Collect gains `amount` more lunar ingredients (of types you collected)
+        "heal_extra",  # heal up to `amount` more patients
+        "heal_any_track",  # a heal may advance any disease track (Edith)
+        "move_extra",  # Move main moves `amount` more steps
+        "trial_recall",  # as trial winner recall `winner` citizens; after crowd picks recall `after_picks`
+    }
+)
+
+STATS: frozenset[str] = frozenset(
+    {
+        "witches",
+        "patients_healed",
+        "diseases_healed",
+        "ritual_row",
+        "suspicion",
+        "crowd_loyal",
+        "practical_brewed",
+        "trials_won",
+        "spells",
+        "resources",
+        "charms",
+        "potions",
+        "captures",
+        "ingredients_gained",
+    }
+)
+"""Player statistics that goals and scoring spells can read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One effect: a named hook and its parameters (``effect = "ingredient", kind = "any"``)."""
+
+    kind: str
+    amount: int = 1
+    arg: str = ""  # kind/name/source, depending on the effect
+    source: str = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """A witch's or building's ability: triggered effects or a passive modifier."""
+
+    trigger: str = ""  # "play:<action>", "after_trial" or "" for a passive ability
+    effects: tuple[Effect, ...] = ()
+    passive: str = ""  # passive modifier name
+    amount: int = 0
+    amount2: int = 0  # second parameter (trial_recall: after_picks)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    name: str
+    bonus: str  # "also" | "instead" | "strengthen"
+    full_only: bool
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Potion:
+    id: str
+    name: str
+    kind: str  # "remedy" | "practical"
+    cures: str  # disease id for remedies
+    use: str  # practical use: calming | flying | love | ritual-oil
+    recipe: tuple[int, ...]  # ingredient indices
+    wisdom: int
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disease:
+    id: str
+    name: str
+    rewards: tuple[Effect, ...]
+    end_values: tuple[int, ...]
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    id: str
+    q: int
+    r: int
+    ingredient: int  # index into INGREDIENTS, -1 for none
+    river: bool
+    town: bool
+    hospital: bool
+    outcrop: bool
+    shrine: str  # element or ""
+    patient_spaces: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    id: str
+    name: str
+    element: str
+    kind: str  # "scoring" | "regular"
+    requires: str
+    ongoing: bool
+    effects: tuple[Effect, ...]
+    per: str
+    unit: int
+    amount: int
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Witch:
+    id: str
+    name: str
+    ability: Ability
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Building:
+    id: str
+    name: str
+    ability: Ability
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    id: str
+    name: str
+    stat: str
+    op: str  # ">=" | "<="
+    value: int
+    wisdom: int
+    full_only: bool
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The general numbers of rules.toml."""
+
+    seasons: tuple[str, ...]
+    turns_per_season: int
+    loyal_citizens: int
+    witches_dealt: int
+    witches_kept: int
+    max_witches: int
+    goals_dealt: int
+    start_crystals: int
+    start_charms: int
+    neutral_crowd: int
+    buildings_on_board: int
+    suspicion_start: int
+    suspicion_min: int
+    suspicion_max: int
+    match_player: int
+    match_septima: int
+    ritual_oil: int
+    overflow_wisdom_loss: int
+    angry_by_level: tuple[int, ...]
+    patients_on_board: dict[int, int]
+    all_tracks_bonus: int
+    trial_seats: dict[int, int]
+    winner_wisdom: int
+    winner_recall: int
+    pick_thresholds: tuple[int, ...]
+    recall_after_picks: int
+    crowd_move_steps: int
+    crowd_suspicion: int
+    plead_wisdom: int
+    brew_max: int
+    heal_max: int
+    move_steps: int
+    chant_suspicion: int
+    chant_bonus_suspicion: int
+    brew_bonus_discount: int
+    calming_suspicion: int
+    potion_supply: int
+    ritual_top_wisdom: int
+    loyal_scores: tuple[tuple[int, int], ...]
+    charm_wisdom: int
+    potion_wisdom: int
+    resources_per_wisdom: int
+    hunter_die: tuple[int, ...]
+    hunter_start_spaces: dict[int, tuple[int, ...]]
+    hunter_enter_seasons: tuple[str, ...]
+    lunar_extra_icons: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ritual:
+    columns: tuple[tuple[str, ...], ...]  # elements per column
+    start_column: int
+    rows: tuple[tuple[str, ...], ...]  # rows[0] = row 1
+    ribbons: dict[int, tuple[int, tuple[Effect, ...]]]  # row -> (offering, rewards)
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """Everything the engine needs, validated. ``hash`` identifies the exact pack (after overrides)."""
+
+    rules: Rules
+    actions: tuple[Action, ...]
+    potions: tuple[Potion, ...]
+    diseases: tuple[Disease, ...]
+    patients: tuple[tuple[int, str], ...]  # (disease index, flag colour) per patient tile
+    areas: tuple[Area, ...]
+    ritual: Ritual
+    spells: tuple[Spell, ...]
+    witches: tuple[Witch, ...]
+    buildings: tuple[Building, ...]
+    goals: tuple[Goal, ...]
+    hash: str
+    provenance: dict[str, dict[str, int]] = field(default_factory=dict)  # file -> tag -> count

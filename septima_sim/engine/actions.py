@@ -1,0 +1,175 @@
+"""The nine action cards (B19-B21f): main abilities and matching bonuses.
+
+``resolve_card`` is called with the card whose text resolves (for Remember: the copied card) and ``played``, the card
+actually played (abilities that trigger on playing an action look at ``played``, B21e).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from septima_sim.content.model import CRYSTAL
+from septima_sim.engine import crowd, effects, potions
+from septima_sim.engine import ritual as ritual_track
+from septima_sim.engine.decisions import Kind
+
+if TYPE_CHECKING:
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Player
+
+
+def resolve_card(g: Game, p: Player, card: int, matched: bool, played: int) -> None:
+    """Resolve `card`'s main ability, plus its matching bonus when matched (Also / Instead / strengthen, B12)."""
+    _HANDLERS[g.action_ids[card]](g, p, matched, played)
+
+
+def collect(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B19: 1 of each adjacent area's ingredient if it is lunar, 1 Crystal per adjacent outcrop;
+    Also: 1 ingredient of one adjacent non-lunar type."""
+    lunar = (g.lunar[g.turn], g.lunar[g.turn + 1])
+    areas = g.content.areas
+    non_lunar: list[int] = []
+    first = -1
+    for ai in g.board.vertex_areas[p.vertex]:
+        a = areas[ai]
+        if a.ingredient >= 0:
+            if a.ingredient in lunar:
+                g.gain_res(p, a.ingredient)
+                if first < 0:
+                    first = a.ingredient
+            elif a.ingredient not in non_lunar:
+                non_lunar.append(a.ingredient)
+        if a.outcrop:
+            g.gain_res(p, CRYSTAL)
+    extra = effects.passive(g, p, "collect_extra")
+    if extra and first >= 0:
+        g.gain_res(p, first, extra)
+    if matched and non_lunar:
+        g.choose_ingredient(p, non_lunar)
+
+
+def move(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B20: move up to 3 steps and gain 1 ingredient from an area next to any vertex passed or reached;
+    Instead: move any number of steps and gain 1 Crystal."""
+    if matched and g.ask(Kind.INSTEAD, p.seat, (0, 1), "move") == 1:
+        g.move_leader(p, -1)
+        g.gain_res(p, CRYSTAL)
+        return
+    steps = g.rules.move_steps + effects.passive(g, p, "move_extra")
+    start = p.vertex
+    dest = g.ask(Kind.MOVE, p.seat, g.free_vertices(p, steps))
+    g.move_to(p, dest)
+    dist = g.board.dist
+    kinds: list[int] = []
+    for v in g.board.reach(start, steps):
+        if dist[start][v] + dist[v][dest] <= steps:
+            for ai in g.board.vertex_areas[v]:
+                ing = g.content.areas[ai].ingredient
+                if ing >= 0 and ing not in kinds:
+                    kinds.append(ing)
+    kinds.sort()
+    g.choose_ingredient(p, kinds)
+
+
+def brew(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B21: brew up to 3 potions paying their recipes (Crystal is wild); bonus: pay 1 ingredient less in total.
+    A Practical potion scores its Wisdom when brewed."""
+    discount = (g.rules.brew_bonus_discount if matched else 0) + effects.passive(g, p, "brew_discount")
+    for _ in range(g.rules.brew_max):
+        opts = [
+            i for i in range(len(g.content.potions)) if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount)
+        ]
+        if not opts:
+            return
+        opts.append(-1)
+        choice = g.ask(Kind.BREW, p.seat, opts)
+        if choice < 0:
+            return
+        discount = potions.pay_recipe(g, p, choice, discount)
+        potions.gain_potion(g, p, choice, brewed=True)
+
+
+def heal(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B21a: heal up to 2 adjacent patients with matching Remedies, each at most once per player;
+    Also: gain 1 Good Luck Charm."""
+    limit = g.rules.heal_max + effects.passive(g, p, "heal_extra")
+    bit = 1 << p.seat
+    adjacent = g.board.vertex_areas[p.vertex]
+    for _ in range(limit):
+        opts = []
+        for space, patient in g.patients.items():
+            if (
+                patient.area in adjacent
+                and not patient.healed_by & bit
+                and potions.remedy_for(g, p, patient.disease) >= 0
+            ):
+                opts.append(space)
+        if not opts:
+            break
+        opts.sort()
+        opts.append("")
+        space = g.ask(Kind.HEAL, p.seat, opts)
+        if not space:
+            break
+        potions.heal_patient(g, p, g.patients[space])
+    if matched:
+        p.charms += 1
+
+
+def chant(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B21b: suspicion -2; Also: -1 more (a matched Chant raises no suspicion, handled in the suspicion step)."""
+    g.lower_suspicion(p, -g.rules.chant_suspicion)
+    if matched:
+        g.lower_suspicion(p, -g.rules.chant_bonus_suspicion)
+
+
+def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B21c: send 1 loyal citizen from supply to the crowd; Also: take any 1 crowd pick."""
+    crowd.citizen_to_crowd(p, 1)
+    if matched:
+        crowd.crowd_picks(g, p, 1)
+
+
+def plead(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B21d: move 1 of your loyal citizens from the crowd into a trial chamber and gain 2 Wisdom (even with no
+    citizen to move); Also (done first): send 1 more loyal citizen from supply to the crowd."""
+    if matched:
+        crowd.citizen_to_crowd(p, 1)
+    crowd.seat_citizen(g, p)
+    g.gain_wisdom(p, g.rules.plead_wisdom, "plead")
+
+
+def remember(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B21e: resolve the main ability of a discarded card; bonus: its matching bonus too.
+    Matching is judged on Remember; triggers fire for Remember, not for the copy."""
+    opts = sorted(set(p.discard) - {g.action_index["remember"]})
+    if not opts:
+        return
+    card = g.ask(Kind.REMEMBER, p.seat, opts)
+    g.remember_copy[p.seat] = card
+    resolve_card(g, p, card, matched, played)
+
+
+def ritual(g: Game, p: Player, matched: bool, played: int) -> None:
+    """B21f: advance 1 row (no icon needed), optionally shifting 1 column before or after;
+    Also: ready 1 used spell or gain 1 ingredient of choice. Adjacent shrine: ready 1 spell of its element."""
+    ritual_track.ritual_action(g, p)
+    if matched:
+        ritual_track.ritual_bonus(g, p)
+    for ai in g.board.vertex_areas[p.vertex]:
+        element = g.content.areas[ai].shrine
+        if element:
+            ritual_track.ready_spell(g, p, element)
+
+
+_HANDLERS = {
+    "collect": collect,
+    "move": move,
+    "brew": brew,
+    "heal": heal,
+    "chant": chant,
+    "recruit": recruit,
+    "plead": plead,
+    "remember": remember,
+    "ritual": ritual,
+}

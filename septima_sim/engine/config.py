@@ -1,0 +1,41 @@
+"""What a single game is set up with (independent of content): player count, mode and modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COLOURS: tuple[str, ...] = ("green", "orange", "purple", "gray")
+"""Player colours by seat (RULINGS S1: seat 0..3 = Green, Orange, Purple, Gray)."""
+
+
+class ConfigError(ValueError):
+    """A game configuration the engine cannot play."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Rules configuration of one game. ``players = 1`` is solo against the Black Widow (module pending)."""
+
+    players: int = 4
+    mode: str = "full"  # "full" | "basic"
+    shapeshifting: bool = False
+    omens: bool = False
+
+    def validate(self) -> GameConfig:
+        if not 1 <= self.players <= 4:
+            raise ConfigError(f"players must be 1..4, got {self.players}")
+        if self.mode not in ("full", "basic"):
+            raise ConfigError(f"mode must be 'full' or 'basic', got {self.mode!r}")
+        if (self.shapeshifting or self.omens) and self.mode != "full":
+            raise ConfigError("Shapeshifting and Omens are playable with the Full game only")
+        if self.players == 1:
+            raise ConfigError("solo mode (players = 1, the Black Widow) is not implemented yet")
+        if self.shapeshifting:
+            raise ConfigError("the Shapeshifting module is not implemented yet")
+        if self.omens:
+            raise ConfigError("the Omens module is not implemented yet")
+        return self
+
+    @property
+    def full(self) -> bool:
+        return self.mode == "full"

@@ -1,0 +1,66 @@
+"""Decisions: the engine asks a policy to pick one of an explicit tuple of legal options.
+
+A policy answers with the index of its choice, so an illegal move is impossible by construction. Options are plain
+values (ints, or small tuples of ints); what they mean is given per kind below.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Kind:
+    """Decision kinds and the meaning of their options."""
+
+    START_VERTEX = "start_vertex"  # vertex to place the leader on
+    DRAFT_RETURN = "draft_return"  # witch index to give back from the dealt witches
+    CARD = "card"  # action index to play this turn
+    PREMOVE = "premove"  # vertex (current vertex = no move)
+    MOVE = "move"  # destination vertex (current vertex = stay)
+    INGREDIENT = "ingredient"  # ingredient index 0..4
+    INSTEAD = "instead"  # 0 = main ability, 1 = matching bonus
+    BREW = "brew"  # potion index, -1 = stop brewing
+    HEAL = "heal"  # patient space id index, -1 = stop healing
+    TRACK = "track"  # disease index whose track advances (Edith)
+    LOSE_WITCH = "lose_witch"  # witch index sent to the second trial chamber
+    RECRUIT = "recruit"  # 1 = recruit the acquitted witch, 0 = decline
+    DISCARD_WITCH = "discard_witch"  # witch index discarded to make room
+    CROWD_PICK = "crowd_pick"  # pick index (see trials.PICKS), -1 = stop
+    PAY = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline
+    CHARM_REROLL = "charm_reroll"  # 1 = spend a Good Luck Charm to reroll, 0 = keep
+    SPELL_USE = "spell_use"  # index into the player's spells, -1 = stop
+    READY_SPELL = "ready_spell"  # index into the player's spells
+    SPELL_GAIN = "spell_gain"  # (element index, slot) with slot 0 scoring, 1 middle, 2 bottom
+    POTION_USE = "potion_use"  # potion index, -1 = none
+    CALMING = "calming"  # -1 = lower suspicion, else hunter index * 10 + target hunter space
+    RITUAL_BONUS = "ritual_bonus"  # ingredient index 0..4, or -1 = ready a used spell
+    RITUAL_SHIFT = "ritual_shift"  # (when, column): when 0 = before advancing, 1 = after; (-1, -1) = no shift
+    CHAMBER = "chamber"  # 1 = first trial chamber, 2 = second
+    REMEMBER = "remember"  # action index from the discard pile
+    RETURN_CARD = "return_card"  # action index from the discard pile back to hand
+    MIRROR = "mirror"  # witch index whose ability the Magic Mirror borrows
+
+
+class Decision:
+    """A question to one seat: pick one of ``options``. ``context`` is an optional public hint (e.g. the card)."""
+
+    __slots__ = ("context", "kind", "options", "seat")
+
+    def __init__(self, kind: str, seat: int, options: tuple, context: object = None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.options = options
+        self.context = context
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind}, seat={self.seat}, options={self.options!r})"
+
+
+class Policy(Protocol):
+    """A player. ``reset`` is called once per game with the seat and the seat's own random stream."""
+
+    name: str
+
+    def reset(self, seat: int, rng: object) -> None: ...
+
+    def choose(self, decision: Decision, view: object) -> int: ...

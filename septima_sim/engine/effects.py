@@ -1,0 +1,163 @@
+"""Named effect hooks and the abilities of witches and buildings (B21g).
+
+Content describes every card effect as ``Effect(kind, amount, arg)``; ``apply`` runs one. Witch abilities apply while
+the witch is in the coven (or borrowed by the Magic Mirror); building abilities only while the leader stands on a
+vertex of the building's area. Passive abilities are modifiers the action rules ask for by name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from septima_sim.content.model import CRYSTAL, Ability, Effect
+from septima_sim.engine import crowd, potions, ritual
+from septima_sim.engine.decisions import Kind
+
+if TYPE_CHECKING:
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Player
+
+
+def abilities(g: Game, p: Player) -> list[Ability]:
+    """The abilities in force for a player now: coven witches, the mirrored witch, adjacent buildings."""
+    witches = g.content.witches
+    out = [witches[w].ability for w in p.coven]
+    if p.mirror >= 0:
+        out.append(witches[p.mirror].ability)
+    if g.buildings:
+        blds = g.content.buildings
+        for ai in g.board.vertex_areas[p.vertex]:
+            b = g.buildings.get(ai)
+            if b is not None:
+                out.append(blds[b].ability)
+    return out
+
+
+def passive(g: Game, p: Player, name: str) -> int:
+    """Sum of a passive modifier from abilities in force and active ongoing spells."""
+    total = 0
+    for ab in abilities(g, p):
+        if ab.passive == name:
+            total += ab.amount
+    for sp in p.spells:
+        if sp.active:
+            for e in g.content.spells[sp.idx].effects:
+                if e.kind == "passive" and e.arg == name:
+                    total += e.amount
+    return total
+
+
+def trigger(g: Game, p: Player, when: str) -> None:
+    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``)."""
+    for ab in abilities(g, p):
+        if ab.trigger == when:
+            for e in ab.effects:
+                apply(g, p, e)
+
+
+def apply(g: Game, p: Player, e: Effect) -> None:
+    """Run one effect for a player."""
+    _EFFECTS[e.kind](g, p, e)
+
+
+def _wisdom(g: Game, p: Player, e: Effect) -> None:
+    g.gain_wisdom(p, e.amount, e.source)
+
+
+def _ingredient(g: Game, p: Player, e: Effect) -> None:
+    if e.arg == "any":
+        g.choose_ingredient(p)
+    else:
+        g.gain_res(p, g.ingredient_index[e.arg])
+
+
+def _crystal(g: Game, p: Player, e: Effect) -> None:
+    g.gain_res(p, CRYSTAL, e.amount)
+
+
+def _charm(g: Game, p: Player, e: Effect) -> None:
+    p.charms += e.amount
+
+
+def _suspicion(g: Game, p: Player, e: Effect) -> None:
+    if e.amount < 0:
+        g.lower_suspicion(p, -e.amount)
+    else:
+        g.raise_suspicion(p, e.amount)
+
+
+def _move(g: Game, p: Player, e: Effect) -> None:
+    g.move_leader(p, e.amount if e.amount > 0 else -1)
+
+
+def _citizen(g: Game, p: Player, e: Effect) -> None:
+    crowd.citizen_to_crowd(p, e.amount)
+
+
+def _crowd_pick(g: Game, p: Player, e: Effect) -> None:
+    crowd.crowd_picks(g, p, e.amount)
+
+
+def _ready(g: Game, p: Player, e: Effect) -> None:
+    for _ in range(e.amount):
+        ritual.ready_spell(g, p, "")
+
+
+def _gain_spell(g: Game, p: Player, e: Effect) -> None:
+    ritual.gain_spell(g, p)
+
+
+def _potion(g: Game, p: Player, e: Effect) -> None:
+    kinds = g.content.potions
+    if e.arg in ("remedy", "practical", "any"):
+        opts = [i for i, pot in enumerate(kinds) if g.potion_supply[i] > 0 and e.arg in ("any", pot.kind)]
+    else:
+        i = g.potion_index[e.arg]
+        opts = [i] if g.potion_supply[i] > 0 else []
+    if opts:
+        potions.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "gift"), brewed=False)
+
+
+def _return_card(g: Game, p: Player, e: Effect) -> None:
+    for _ in range(e.amount):
+        if not p.discard:
+            return
+        card = g.ask(Kind.RETURN_CARD, p.seat, sorted(set(p.discard)))
+        p.discard.remove(card)
+        p.hand[card] = True
+
+
+def _magic_mirror(g: Game, p: Player, e: Effect) -> None:
+    """Magic Mirror (public): use the ability of a witch not in your coven, here until the end of the season.
+    Candidates: witches on trial, exiled or discarded, and other players' witches."""
+    opts = set(g.witch_box) | set(g.chamber2)
+    if g.chamber1 >= 0:
+        opts.add(g.chamber1)
+    for q in g.players:
+        if q is not p:
+            opts.update(q.coven)
+    if opts:
+        p.mirror = g.ask(Kind.MIRROR, p.seat, sorted(opts))
+
+
+def _passive(g: Game, p: Player, e: Effect) -> None:
+    """Passive effects of ongoing spells act through ``passive``; applying one does nothing by itself."""
+
+
+_EFFECTS = {
+    "wisdom": _wisdom,
+    "ingredient": _ingredient,
+    "crystal": _crystal,
+    "charm": _charm,
+    "suspicion": _suspicion,
+    "move": _move,
+    "citizen_to_crowd": _citizen,
+    "crowd_pick": _crowd_pick,
+    "ready_spell": _ready,
+    "gain_spell": _gain_spell,
+    "potion": _potion,
+    "return_card": _return_card,
+    "magic_mirror": _magic_mirror,
+    "passive": _passive,
+}
+IMPLEMENTED_EFFECTS = frozenset(_EFFECTS)

@@ -1,0 +1,531 @@
+"""The game of Septima: setup, the four seasons and their phases, as the rulebook orders them.
+
+``play_game`` is the engine's entry point: a game is a pure function of (config, content, policies, seed).
+The card abilities live in ``actions``, card/witch/spell effects in ``effects``, the trial phase in ``trials`` and the
+final scoring in ``scoring``; this module holds the flow and the shared rules (suspicion, hunters, movement).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
+from septima_sim.engine import actions, effects, potions, ritual, scoring, trials
+from septima_sim.engine.board import REGIONS, Board
+from septima_sim.engine.config import COLOURS, GameConfig
+from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.results import SOURCE_INDEX, GameResult
+from septima_sim.engine.state import Patient, Player
+from septima_sim.engine.view import PlayerView
+
+EventSink = Callable[[dict], None]
+
+_BOARDS: dict[str, Board] = {}
+
+
+def board_for(content: Content) -> Board:
+    """The precomputed board of a content pack (cached by content hash)."""
+    board = _BOARDS.get(content.hash)
+    if board is None:
+        board = _BOARDS[content.hash] = Board(content.areas)
+    return board
+
+
+def random_streams(seed: int) -> tuple[random.Random, random.Random, random.Random, random.Random]:
+    """Four independent streams from one game seed: setup, card/tile draws, dice, policies."""
+    children = np.random.SeedSequence(seed).spawn(4)
+    return tuple(random.Random(int(c.generate_state(2, np.uint64)[0])) for c in children)  # type: ignore[return-value]
+
+
+class Game:
+    """A game in progress. Built by ``play_game``; policies see it only through ``PlayerView``."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        content: Content,
+        policies: Sequence[Policy],
+        seed: int,
+        sink: EventSink | None = None,
+    ) -> None:
+        self.config = config.validate()
+        if len(policies) != config.players:
+            raise ValueError(f"{config.players} players need {config.players} policies, got {len(policies)}")
+        self.content = content
+        self.rules = content.rules
+        self.board = board_for(content)
+        self.full = config.full
+        self.seed = seed
+        self.sink = sink
+        self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
+        self.n = config.players
+        self.policies = list(policies)
+        self.action_ids = tuple(a.id for a in content.actions)
+        self.action_index = {a: i for i, a in enumerate(self.action_ids)}
+        self.mode_actions = tuple(i for i, a in enumerate(content.actions) if self.full or not a.full_only)
+        self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
+        self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
+        disease_ids = [d.id for d in content.diseases]
+        self.remedy_of = [-1] * len(disease_ids)  # disease index -> potion index of its Remedy
+        for i, pot in enumerate(content.potions):
+            if pot.kind == "remedy":
+                self.remedy_of[disease_ids.index(pot.cures)] = i
+        self.practical_by_use = {pot.use: i for i, pot in enumerate(content.potions) if pot.kind == "practical"}
+        self.usable_practicals = tuple(i for u, i in self.practical_by_use.items() if u != "ritual-oil")
+        self.players = [
+            Player(s, COLOURS[s], len(content.actions), len(content.potions), len(content.diseases))
+            for s in range(self.n)
+        ]
+        for s, pol in enumerate(self.policies):
+            pol.reset(s, random.Random(rng_policy.getrandbits(64)))
+        self.views = [PlayerView(self, s) for s in range(self.n)]
+        self.goals: list[list[int]] = [[] for _ in range(self.n)]  # private: dealt goal indices per seat
+        self.goals_scored: list[list[int]] = [[] for _ in range(self.n)]
+        self.decisions = 0
+        self.season = 0  # 0..3
+        self.turn = 0  # 0..4 within the season
+        self.step = "setup"
+        self.start_player = 0
+        self.first_player = 0
+        self.order: list[int] = []
+        self.occupied: set[int] = set()
+        self.played: list[int] = [-1] * self.n  # card each seat revealed this turn
+        self.remember_copy: list[int] = [-1] * self.n
+        # board state
+        self.witch_deck: list[int] = []
+        self.witch_box: list[int] = []  # exiled, discarded or returned to the box
+        self.chamber1 = -1  # witch on trial in the first chamber
+        self.chamber2: list[int] = []  # stack of witches, top = last
+        self.seated: list[list[int]] = [[], [], []]  # citizens placed by Plead, per chamber 1 and 2 (seat numbers)
+        self.crowd_neutral = 0
+        self.crowd_angry = 0
+        self.patient_stack: list[int] = []
+        self.patient_discard: list[int] = []
+        self.patients: dict[str, Patient] = {}
+        self.space_order: dict[str, list[str]] = {}
+        self.septima_bag: list[int] = []
+        self.septima_left = -1
+        self.septima_right = -1
+        self.lunar: list[int] = []
+        self.hunter_space: list[int] = []  # per hunter: its hunter space 1..6
+        self.hunter_active: list[bool] = []
+        self.potion_supply = [self.rules.potion_supply] * len(content.potions)
+        self.crystal_supply = 0
+        self.buildings: dict[int, int] = {}  # area index -> building index
+        self.market: list[dict[str, list[int]]] = []  # per element: scoring, deck, middle, bottom
+        self.goal_deck: list[int] = []
+
+    # ------------------------------------------------------------------------------------------------ helpers
+    def ask(self, kind: str, seat: int, options: Sequence, context: object = None):
+        """Ask the seat's policy to choose; a single option is taken without asking."""
+        if len(options) == 1:
+            return options[0]
+        self.decisions += 1
+        opts = tuple(options)
+        return opts[self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])]
+
+    def emit(self, kind: str, seat: int, **fields: object) -> None:
+        """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
+        record = {"season": self.season + 1, "turn": self.turn + 1, "step": self.step, "seat": seat, "kind": kind}
+        record.update(fields)
+        self.sink(record)  # type: ignore[misc]
+
+    def gain_wisdom(self, p: Player, amount: int, source: str) -> None:
+        p.wisdom += amount
+        p.src[SOURCE_INDEX[source]] += amount
+
+    def lose_wisdom(self, p: Player, amount: int, source: str = "penalties") -> None:
+        """Lose Wisdom, never below 0 (B13: ignore what cannot be paid)."""
+        loss = min(amount, p.wisdom)
+        p.wisdom -= loss
+        p.src[SOURCE_INDEX[source]] -= loss
+
+    def gain_res(self, p: Player, idx: int, n: int = 1) -> None:
+        if idx == CRYSTAL:
+            n = min(n, self.crystal_supply)
+            self.crystal_supply -= n
+        else:
+            p.ingredients_gained += n
+        p.res[idx] += n
+
+    def pay_res(self, p: Player, idx: int, n: int = 1) -> None:
+        p.res[idx] -= n
+        if idx == CRYSTAL:
+            self.crystal_supply += n
+
+    def choose_ingredient(self, p: Player, options: Sequence[int] = tuple(range(len(INGREDIENTS)))) -> None:
+        if options:
+            self.gain_res(p, self.ask(Kind.INGREDIENT, p.seat, options))
+
+    def pay_any(self, p: Player, optional: bool) -> bool:
+        """Pay 1 resource of the player's choice (Crystal included); False when none is paid."""
+        opts = [i for i in range(6) if p.res[i] > 0]
+        if not opts:
+            return False
+        if optional:
+            opts.append(-1)
+        idx = self.ask(Kind.PAY, p.seat, opts)
+        if idx < 0:
+            return False
+        self.pay_res(p, idx)
+        return True
+
+    def free_vertices(self, p: Player, steps: int) -> list[int]:
+        """Vertices the leader may end on within `steps` (-1 = any): unoccupied, plus staying put (B18)."""
+        occ = self.occupied
+        return [v for v in self.board.reach(p.vertex, steps) if v == p.vertex or v not in occ]
+
+    def move_to(self, p: Player, vertex: int) -> None:
+        self.occupied.discard(p.vertex)
+        p.vertex = vertex
+        self.occupied.add(vertex)
+
+    def move_leader(self, p: Player, steps: int) -> None:
+        """Move up to `steps` steps (-1 = any number); the end vertex must be free."""
+        self.move_to(p, self.ask(Kind.MOVE, p.seat, self.free_vertices(p, steps)))
+
+    def lower_suspicion(self, p: Player, n: int) -> None:
+        p.suspicion = max(self.rules.suspicion_min, p.suspicion - n)
+
+    def raise_suspicion(self, p: Player, n: int) -> None:
+        """B13: raise one point at a time; a point above the top triggers an overflow instead."""
+        if n <= 0:
+            return
+        p.raised = True
+        top = self.rules.suspicion_max
+        for _ in range(n):
+            if p.suspicion < top:
+                p.suspicion += 1
+                if p.suspicion > p.suspicion_max:
+                    p.suspicion_max = p.suspicion
+            else:
+                p.overflows += 1
+                if self.sink is not None:
+                    self.emit("overflow", p.seat, suspicion_before=p.suspicion)
+                self.lose_witch_or_wisdom(p)
+
+    def lose_witch_or_wisdom(self, p: Player) -> None:
+        """Overflow or capture (B13, B15): a witch to the second chamber (2+ witches) or -5 Wisdom;
+        then suspicion -1 and the leader may move any number of steps."""
+        if len(p.coven) >= 2:
+            w = self.ask(Kind.LOSE_WITCH, p.seat, p.coven)
+            p.coven.remove(w)
+            self.chamber2.append(w)
+            p.witches_lost += 1
+        else:
+            self.lose_wisdom(p, self.rules.overflow_wisdom_loss)
+        self.lower_suspicion(p, 1)
+        self.move_leader(p, -1)
+
+    def matched(self, seat: int, card: int) -> tuple[int, bool]:
+        """How many other seats revealed the same card, and whether the Septima's right marker shows it (B12)."""
+        others = 0
+        for s in range(self.n):
+            if s != seat and self.played[s] == card:
+                others += 1
+        return others, card == self.septima_right
+
+    # ------------------------------------------------------------------------------------------------ setup
+    def setup(self) -> None:
+        """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders."""
+        r, rs, c = self.rules, self.rng_setup, self.content
+        self.start_player = self.first_player = rs.randrange(self.n)
+        self.order = [(self.start_player + i) % self.n for i in range(self.n)]
+        self.crystal_supply = 16 * 1  # the box holds 16 Crystals (public)
+        for p in self.players:
+            p.suspicion = r.suspicion_start
+            p.suspicion_max = p.suspicion
+            p.supply = r.loyal_citizens
+            p.charms = r.start_charms
+            p.hand = [i in self.mode_actions for i in range(len(c.actions))]
+            self.gain_res(p, CRYSTAL, r.start_crystals)
+            p.ritual_col = c.ritual.start_column
+        self.witch_deck = list(range(len(c.witches)))
+        rs.shuffle(self.witch_deck)
+        for s in self.order:
+            p = self.players[s]
+            dealt = [self.witch_deck.pop() for _ in range(r.witches_dealt)]
+            while len(dealt) > r.witches_kept:
+                back = self.ask(Kind.DRAFT_RETURN, s, dealt)
+                dealt.remove(back)
+                self.witch_deck.insert(0, back)  # under the deck
+            p.coven = dealt
+            p.witches_start = len(dealt)
+        self.goal_deck = [i for i, g in enumerate(c.goals) if self.full or not g.full_only]
+        rs.shuffle(self.goal_deck)
+        for s in range(self.n):
+            self.goals[s] = [self.goal_deck.pop() for _ in range(r.goals_dealt)]
+        self.chamber1 = self.witch_deck.pop()
+        self.crowd_neutral = r.neutral_crowd
+        towns = [i for i, a in enumerate(c.areas) if a.town]
+        tiles = list(range(len(c.buildings)))
+        rs.shuffle(tiles)
+        for area, b in zip(towns, tiles[: r.buildings_on_board], strict=False):
+            self.buildings[area] = b
+        icons = list(range(len(INGREDIENTS))) + [rs.randrange(len(INGREDIENTS)) for _ in range(r.lunar_extra_icons)]
+        rs.shuffle(icons)
+        self.lunar = icons
+        self.patient_stack = list(range(len(c.patients)))
+        rs.shuffle(self.patient_stack)
+        for space in sorted(self.board.patient_spaces, key=_space_key):
+            self.space_order.setdefault(space.split("-")[0], []).append(space)
+        for space in r.hunter_start_spaces[self.n]:
+            self.hunter_space.append(space)
+            self.hunter_active.append(True)
+        if self.full:
+            self.market = ritual.setup_market(self)
+        self.fill_patients()
+        self.prepare_septima()
+        for s in reversed(self.order):
+            opts = [v for v in self.board.edge_vertices if v not in self.occupied]
+            self.move_to(self.players[s], self.ask(Kind.START_VERTEX, s, opts))
+
+    def fill_patients(self) -> None:
+        """B9 step 3: draw patients until the board holds 4/5/6, each on its flag's lowest free space."""
+        target = self.rules.patients_on_board[self.n]
+        tries = len(self.patient_stack)
+        while len(self.patients) < target and self.patient_stack and tries > 0:
+            tries -= 1
+            tile = self.patient_stack.pop()
+            disease, flag = self.content.patients[tile]
+            space = next((s for s in self.space_order.get(flag, ()) if s not in self.patients), None)
+            if space is None:  # no free space of that colour (assumed): the tile goes to the discard
+                self.patient_discard.append(tile)
+                continue
+            self.patients[space] = Patient(tile, disease, space, self.board.patient_spaces[space])
+
+    def prepare_septima(self) -> None:
+        """B9 step 4 / B10: all Septima markers back in the bag, shuffled, two revealed (right = this turn)."""
+        self.septima_bag = list(self.mode_actions)
+        self.rng_draw.shuffle(self.septima_bag)
+        self.septima_right = self.septima_bag.pop()
+        self.septima_left = self.septima_bag.pop()
+
+    # ------------------------------------------------------------------------------------------------ flow
+    def play(self) -> GameResult:
+        """Play the whole game (B2) and return its result."""
+        self.setup()
+        seasons = len(self.rules.seasons)
+        for season in range(seasons):
+            self.season = season
+            if season > 0:
+                self.preparation()
+            for turn in range(self.rules.turns_per_season):
+                self.turn = turn
+                self.moon_phase()
+            self.step = "trial"
+            trials.trial_phase(self, crowd_picks=season < seasons - 1)
+            if season < seasons - 1:
+                self.end_of_season()
+        self.step = "game_end"
+        return scoring.final_result(self)
+
+    def preparation(self) -> None:
+        """B9: new witch on trial, angry citizens on staying patients, refill patients, Septima markers."""
+        self.step = "preparation"
+        self.turn = 0
+        if self.witch_deck:
+            self.chamber1 = self.witch_deck.pop()
+        for patient in self.patients.values():
+            patient.angry = 1
+        self.fill_patients()
+        self.prepare_septima()
+
+    def moon_phase(self) -> None:
+        """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
+        players = self.players
+        self.step = "select"
+        for p in players:
+            p.raised = False
+        choices = [self.ask(Kind.CARD, p.seat, [i for i in self.mode_actions if p.hand[i]]) for p in players]
+        for s, card in enumerate(choices):  # reveal
+            self.played[s] = card
+            players[s].hand[card] = False
+        self.step = "resolve"
+        for s in self.order:
+            self.resolve_turn(players[s])
+        self.step = "hunter"
+        for s in self.order:
+            self.hunter_roll(players[s])
+        self.step = "relocation"
+        for s in self.order:
+            self.relocate_hunter(players[s])
+        self.end_moon_phase()
+
+    def resolve_turn(self, p: Player) -> None:
+        """B12-B14 for one seat: optional pre-move, the card, the suspicion step, ritual progress."""
+        seat, card = p.seat, self.played[p.seat]
+        sus0, wis0 = p.suspicion, p.wisdom
+        opts = [p.vertex] + [v for v in self.board.neighbours[p.vertex] if v not in self.occupied]
+        dest = self.ask(Kind.PREMOVE, seat, opts)
+        if dest != p.vertex:
+            self.move_to(p, dest)
+        others, septima = self.matched(seat, card)
+        oil = False
+        if others == 0 and not septima:
+            oil = potions.offer_ritual_oil(self, p)
+        matched = others > 0 or septima or oil
+        p.played[card] += 1
+        if others:
+            p.matches_players += 1
+        if septima:
+            p.matches_septima += 1
+        actions.resolve_card(self, p, card, matched, card)
+        effects.trigger(self, p, "play:" + self.action_ids[card])
+        if self.full:
+            ritual.offer_spells(self, p, card)
+        if self.sink is not None:
+            self.emit(
+                "action",
+                seat,
+                action=self.action_ids[card],
+                matched_players=others,
+                matched_septima=septima,
+                matched_other="ritual-oil" if oil else None,
+                form="human",
+                suspicion_before=sus0,
+                suspicion_after=p.suspicion,
+                wisdom_before=wis0,
+                wisdom_after=p.wisdom,
+                detail=self.action_ids[self.remember_copy[seat]] if self.remember_copy[seat] >= 0 else None,
+            )
+        self.suspicion_step(p, card, others, septima, oil)
+        if self.full and matched:
+            ritual.ritual_progress(self, p, card)
+        potions.offer_potions(self, p)
+
+    def suspicion_step(self, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
+        """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant raises none;
+        Ritual Oil still raises 1."""
+        before = p.suspicion
+        r = self.rules
+        if self.action_ids[card] == "chant":
+            raise_by = 0
+        else:
+            raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
+            if oil:
+                raise_by += r.ritual_oil
+        self.raise_suspicion(p, raise_by)
+        if self.sink is not None:
+            self.emit("suspicion", p.seat, suspicion_before=before, suspicion_after=p.suspicion, detail=f"+{raise_by}")
+
+    def hunter_roll(self, p: Player) -> None:
+        """B15: a seat whose suspicion rose this turn faces the active hunter of its region, if any."""
+        if not p.raised:
+            return
+        region = self.board.region_of[p.vertex]
+        h = self.hunter_in_region(region)
+        if h < 0 or not self.hunter_active[h]:
+            return
+        p.hunter_rolls += 1
+        die = self.rules.hunter_die
+        roll = die[self.rng_dice.randrange(len(die))]
+        while p.charms > 0 and self.ask(Kind.CHARM_REROLL, p.seat, (0, 1), roll) == 1:
+            p.charms -= 1
+            roll = die[self.rng_dice.randrange(len(die))]
+        steps = roll + p.suspicion
+        distance = self.board.dist[self.board.hunter_vertex[self.hunter_space[h]]][p.vertex]
+        caught = distance <= steps
+        if self.sink is not None:
+            self.emit(
+                "hunter_roll",
+                p.seat,
+                suspicion_before=p.suspicion,
+                detail=f"die {roll} + suspicion {p.suspicion} vs distance {distance}",
+            )
+        if caught:
+            p.captures += 1
+            before = p.suspicion
+            self.lose_witch_or_wisdom(p)
+            if self.sink is not None:
+                self.emit("capture", p.seat, suspicion_before=before, suspicion_after=p.suspicion)
+        # the hunter returns to its start space whether or not it caught (it never left it in this model)
+
+    def hunter_in_region(self, region: int) -> int:
+        for h, space in enumerate(self.hunter_space):
+            if space == region:
+                return h
+        return -1
+
+    def relocate_hunter(self, p: Player) -> None:
+        """B16: a seat whose suspicion rose and whose region has no hunter pulls the first active hunter found
+        counterclockwise onto its region's space, lying down."""
+        if not p.raised:
+            return
+        region = self.board.region_of[p.vertex]
+        if self.hunter_in_region(region) >= 0:
+            return
+        for k in range(1, REGIONS):
+            h = self.hunter_in_region((region - 1 + k) % REGIONS + 1)
+            if h >= 0 and self.hunter_active[h]:
+                self.hunter_space[h] = region
+                self.hunter_active[h] = False
+                if self.sink is not None:
+                    self.emit("relocation", p.seat, detail=f"hunter {h} to space {region}")
+                return
+
+    def end_moon_phase(self) -> None:
+        """B17: Septima markers shift, played cards to discard, hunters stand, healed patients leave."""
+        self.step = "end_phase"
+        self.septima_right = self.septima_left
+        self.septima_left = self.septima_bag.pop() if self.septima_bag else -1
+        for s, p in enumerate(self.players):
+            p.discard.append(self.played[s])
+            self.played[s] = -1
+            self.remember_copy[s] = -1
+            for sp in p.spells:
+                sp.used_turn = -1
+        for h in range(len(self.hunter_active)):
+            self.hunter_active[h] = True
+        for space in [s for s, pt in self.patients.items() if pt.healed_by]:
+            patient = self.patients.pop(space)
+            for potion in patient.remedies:
+                self.potion_supply[potion] += 1
+            self.patient_discard.append(patient.tile)
+
+    def end_of_season(self) -> None:
+        """B31: patients under the stack, season advances (new hunter in Winter and Summer), start player passes,
+        cards return to hand, spell market refreshes; ongoing spells and the Magic Mirror end."""
+        self.step = "season_end"
+        self.rng_draw.shuffle(self.patient_discard)
+        self.patient_stack[:0] = self.patient_discard
+        self.patient_discard = []
+        next_season = self.rules.seasons[self.season + 1]
+        if next_season in self.rules.hunter_enter_seasons:
+            taken = set(self.hunter_space)
+            free = [sp for sp in range(1, REGIONS + 1) if sp not in taken]
+            if free:
+                self.hunter_space.append(free[0])
+                self.hunter_active.append(True)
+        self.start_player = (self.start_player + 1) % self.n
+        self.order = [(self.start_player + i) % self.n for i in range(self.n)]
+        for p in self.players:
+            for card in p.discard:
+                p.hand[card] = True
+            p.discard = []
+            p.mirror = -1
+            for sp in p.spells:
+                sp.active = False
+        if self.full:
+            ritual.refresh_market(self)
+        if self.sink is not None:
+            self.emit("season_end", -1, detail=self.rules.seasons[self.season])
+
+
+def _space_key(space: str) -> tuple[str, int]:
+    flag, _, number = space.rpartition("-")
+    return flag, int(number)
+
+
+def play_game(
+    config: GameConfig,
+    content: Content,
+    policies: Sequence[Policy],
+    seed: int,
+    sink: EventSink | None = None,
+) -> GameResult:
+    """Play one seeded game. Same (config, content, policies, seed) -> same result, always."""
+    return Game(config, content, policies, seed, sink).play()

@@ -1,0 +1,146 @@
+"""Potions (B21, RULINGS §11): paying recipes, brewing, Remedies on patients, Practical potions used in your turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from septima_sim.content.model import CRYSTAL
+from septima_sim.engine import crowd, effects
+from septima_sim.engine.decisions import Kind
+
+if TYPE_CHECKING:
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Patient, Player
+
+
+def _missing(p: Player, recipe: tuple[int, ...]) -> int:
+    """Recipe items the player cannot cover with the exact ingredient (they need Crystals or a discount)."""
+    missing = 0
+    used = [0, 0, 0, 0, 0]
+    for ing in recipe:
+        if p.res[ing] > used[ing]:
+            used[ing] += 1
+        else:
+            missing += 1
+    return missing
+
+
+def can_pay(p: Player, potion: int, g: Game, discount: int) -> bool:
+    """True when the recipe can be paid with exact ingredients, Crystals (wild) and `discount` fewer items."""
+    return p.res[CRYSTAL] >= _missing(p, g.content.potions[potion].recipe) - discount
+
+
+def pay_recipe(g: Game, p: Player, potion: int, discount: int) -> int:
+    """Pay a recipe: the discount first waives items that would need a Crystal, then exact ingredients;
+    remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
+    recipe = g.content.potions[potion].recipe
+    exact: list[int] = []
+    gaps = 0
+    used = [0, 0, 0, 0, 0]
+    for ing in recipe:
+        if p.res[ing] > used[ing]:
+            used[ing] += 1
+            exact.append(ing)
+        else:
+            gaps += 1
+    waive = min(discount, gaps)
+    gaps -= waive
+    discount -= waive
+    while discount > 0 and exact:
+        exact.pop()
+        discount -= 1
+    for ing in exact:
+        g.pay_res(p, ing)
+    if gaps:
+        g.pay_res(p, CRYSTAL, gaps)
+    return discount
+
+
+def gain_potion(g: Game, p: Player, potion: int, brewed: bool) -> None:
+    """Take a potion from the supply; brewing a Practical potion scores its Wisdom (B21)."""
+    g.potion_supply[potion] -= 1
+    p.potions[potion] += 1
+    if brewed:
+        p.brewed[potion] += 1
+        wisdom = g.content.potions[potion].wisdom
+        if wisdom:
+            g.gain_wisdom(p, wisdom, "brewing")
+
+
+def remedy_for(g: Game, p: Player, disease: int) -> int:
+    """The Remedy the player holds for a disease, or -1."""
+    potion = g.remedy_of[disease]
+    return potion if potion >= 0 and p.potions[potion] > 0 else -1
+
+
+def heal_patient(g: Game, p: Player, patient: Patient) -> None:
+    """B21a: place the matching Remedy on the patient, remove its angry citizens, advance the disease track
+    (Edith: any track) and take that step's reward at once."""
+    potion = remedy_for(g, p, patient.disease)
+    p.potions[potion] -= 1
+    patient.remedies.append(potion)
+    patient.angry = 0
+    patient.healed_by |= 1 << p.seat
+    p.healed[patient.disease] += 1
+    track = patient.disease
+    diseases = g.content.diseases
+    if effects.passive(g, p, "heal_any_track"):
+        opts = [d for d in range(len(diseases)) if p.tracks[d] < len(diseases[d].rewards)]
+        if opts:
+            track = g.ask(Kind.TRACK, p.seat, opts)
+    step = p.tracks[track]
+    if step < len(diseases[track].rewards):
+        p.tracks[track] = step + 1
+        effects.apply(g, p, diseases[track].rewards[step])
+
+
+def _use(g: Game, p: Player, potion: int) -> None:
+    p.potions[potion] -= 1
+    g.potion_supply[potion] += 1
+
+
+def offer_ritual_oil(g: Game, p: Player) -> bool:
+    """Ritual Oil, before an unmatched card resolves: treat the action as matched (it still raises 1)."""
+    oil = g.practical_by_use.get("ritual-oil", -1)
+    if oil < 0 or p.potions[oil] == 0:
+        return False
+    if g.ask(Kind.POTION_USE, p.seat, (oil, -1), "before") < 0:
+        return False
+    _use(g, p, oil)
+    return True
+
+
+def offer_potions(g: Game, p: Player) -> None:
+    """Practical potions used in your own turn (after your card): Calming, Flying Ointment, Love Potion."""
+    pots = g.content.potions
+    while True:
+        opts = [i for i in g.usable_practicals if p.potions[i] > 0]
+        if not opts:
+            return
+        opts.append(-1)
+        choice = g.ask(Kind.POTION_USE, p.seat, opts, "after")
+        if choice < 0:
+            return
+        _use(g, p, choice)
+        use = pots[choice].use
+        if use == "calming":
+            _calming(g, p)
+        elif use == "flying":
+            g.move_leader(p, -1)
+        elif use == "love":
+            crowd.citizen_to_crowd(p, 1)
+            crowd.seat_citizen(g, p)
+
+
+def _calming(g: Game, p: Player) -> None:
+    """Calming Potion: suspicion -2, or move a hunter to another hunter space and lay it down."""
+    taken = set(g.hunter_space)
+    free = [sp for sp in range(1, 7) if sp not in taken]
+    opts = [-1] + [h * 10 + sp for h in range(len(g.hunter_space)) for sp in free]
+    choice = g.ask(Kind.CALMING, p.seat, opts)
+    if choice < 0:
+        g.lower_suspicion(p, -g.rules.calming_suspicion)
+    else:
+        h, sp = divmod(choice, 10)
+        g.hunter_space[h] = sp
+        g.hunter_active[h] = False

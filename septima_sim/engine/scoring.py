@@ -1,0 +1,161 @@
+"""End of game (B32, B3) and the result rows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
+
+if TYPE_CHECKING:
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Player
+
+
+def stat(g: Game, p: Player, name: str) -> int:
+    """A player statistic that goals and scoring spells read (names in content.model.STATS)."""
+    if name == "witches":
+        return len(p.coven)
+    if name == "patients_healed":
+        return sum(p.healed)
+    if name == "diseases_healed":
+        return sum(1 for h in p.healed if h)
+    if name == "ritual_row":
+        return p.ritual_row
+    if name == "suspicion":
+        return p.suspicion
+    if name == "crowd_loyal":
+        return p.crowd
+    if name == "practical_brewed":
+        return sum(n for n, pot in zip(p.brewed, g.content.potions, strict=True) if pot.kind == "practical")
+    if name == "trials_won":
+        return p.trials_won
+    if name == "spells":
+        return len(p.spells)
+    if name == "resources":
+        return sum(p.res)
+    if name == "charms":
+        return p.charms
+    if name == "potions":
+        return sum(p.potions)
+    if name == "captures":
+        return p.captures
+    if name == "ingredients_gained":
+        return p.ingredients_gained
+    raise KeyError(name)
+
+
+def score_end(g: Game) -> None:
+    """B32: loyal citizens in the crowd (3-4 -> 3, 5+ -> 7), Book of Divination (as many fulfilled goals as
+    witches, the best ones), patient tracks (+6 if all three advanced), charms 2, potions 1, resources 1 per 2,
+    scoring spells."""
+    r = g.rules
+    goals = g.content.goals
+    for p in g.players:
+        loyal = 0
+        for at_least, points in r.loyal_scores:
+            if p.crowd >= at_least:
+                loyal = points
+        g.gain_wisdom(p, loyal, "loyal_citizens")
+        met = [i for i in g.goals[p.seat] if _fulfilled(g, p, i)]
+        met.sort(key=lambda i: -goals[i].wisdom)
+        scored = met[: len(p.coven)]
+        g.goals_scored[p.seat] = scored
+        g.gain_wisdom(p, sum(goals[i].wisdom for i in scored), "divination")
+        tracks = sum(d.end_values[p.tracks[k]] for k, d in enumerate(g.content.diseases))
+        if all(p.tracks):
+            tracks += r.all_tracks_bonus
+        g.gain_wisdom(p, tracks, "patients")
+        g.gain_wisdom(p, p.charms * r.charm_wisdom, "charms")
+        g.gain_wisdom(p, sum(p.potions) * r.potion_wisdom, "potions")
+        g.gain_wisdom(p, sum(p.res) // r.resources_per_wisdom, "resources")
+        spells = g.content.spells
+        points = 0
+        for sp in p.spells:
+            s = spells[sp.idx]
+            if s.kind == "scoring":
+                points += stat(g, p, s.per) // s.unit * s.amount
+        g.gain_wisdom(p, points, "spells")
+
+
+def _fulfilled(g: Game, p: Player, goal: int) -> bool:
+    gl = g.content.goals[goal]
+    value = stat(g, p, gl.stat)
+    return value >= gl.value if gl.op == ">=" else value <= gl.value
+
+
+def ranking(g: Game) -> tuple[list[int], list[int]]:
+    """B3: most Wisdom wins; tie: most witches; still tied: shared win. Returns (winners, rank per seat)."""
+    keys = [(p.wisdom, len(p.coven)) for p in g.players]
+    ranks = [1 + sum(1 for k in keys if k > mine) for mine in keys]
+    winners = [s for s, rank in enumerate(ranks) if rank == 1]
+    return winners, ranks
+
+
+def final_result(g: Game) -> GameResult:
+    score_end(g)
+    winners, ranks = ranking(g)
+    scores = sorted((p.wisdom for p in g.players), reverse=True)
+    c = g.content
+    game = {
+        "seed": g.seed,
+        "players": g.n,
+        "mode": g.config.mode,
+        "shapeshifting": g.config.shapeshifting,
+        "omens": g.config.omens,
+        "solo": g.n == 1,
+        "omen_cards": [],
+        "omen_halves": [],
+        "winner_seats": winners,
+        "winning_score": scores[0],
+        "margin": scores[0] - scores[1] if len(scores) > 1 else 0,
+        "tie": len(winners) > 1,
+        "turns": len(g.rules.seasons) * g.rules.turns_per_season,
+        "decisions": g.decisions,
+        "start_player": g.first_player,
+        "buildings": sorted(c.buildings[b].id for b in g.buildings.values()),
+        "rules_version": RULES_VERSION,
+        "content_hash": c.hash,
+    }
+    players = []
+    for p in g.players:
+        row: dict[str, object] = {
+            "seat": p.seat,
+            "colour": p.colour,
+            "policy": g.policies[p.seat].name,
+            "wisdom": p.wisdom,
+            "rank": ranks[p.seat],
+            "won": p.seat in winners,
+        }
+        for i, source in enumerate(SOURCES):
+            row[f"wisdom_{source}"] = p.src[i]
+        row.update(
+            witches_start=p.witches_start,
+            witches_end=len(p.coven),
+            witches_lost=p.witches_lost,
+            witches_recruited=p.witches_recruited,
+            suspicion_end=p.suspicion,
+            suspicion_max=p.suspicion_max,
+            overflows=p.overflows,
+            captures=p.captures,
+            hunter_rolls=p.hunter_rolls,
+            trials_won=p.trials_won,
+            spells_gained=p.spells_gained,
+            ritual_row=p.ritual_row,
+            matches_players=p.matches_players,
+            matches_septima=p.matches_septima,
+            crowd_end=p.crowd,
+            charms_end=p.charms,
+            resources_end=sum(p.res),
+        )
+        for k, d in enumerate(c.diseases):
+            row[f"healed_{d.id}"] = p.healed[k]
+        for k, pot in enumerate(c.potions):
+            row[f"brewed_{pot.id.replace('-', '_')}"] = p.brewed[k]
+        for k, a in enumerate(c.actions):
+            row[f"played_{a.id}"] = p.played[k]
+        row["witches"] = [c.witches[w].id for w in p.coven]
+        row["spells"] = [c.spells[sp.idx].id for sp in p.spells]
+        row["goals"] = [c.goals[i].id for i in g.goals[p.seat]]
+        row["goals_scored"] = [c.goals[i].id for i in g.goals_scored[p.seat]]
+        players.append(row)
+    return GameResult(game, players)

@@ -1,0 +1,118 @@
+"""Plain slotted state records of a game in progress (no behaviour beyond tiny helpers)."""
+
+from __future__ import annotations
+
+from septima_sim.engine.results import SOURCES
+
+
+class SpellCard:
+    """A spell a player holds: ready or exhausted, used this turn, ongoing effect active this season."""
+
+    __slots__ = ("active", "idx", "ready", "used_turn")
+
+    def __init__(self, idx: int) -> None:
+        self.idx = idx
+        self.ready = True
+        self.used_turn = -1
+        self.active = False
+
+
+class Patient:
+    """A patient tile on a patient space. ``healed_by`` is a bitmask of seats; ``remedies`` sit on it."""
+
+    __slots__ = ("angry", "area", "disease", "healed_by", "remedies", "space", "tile")
+
+    def __init__(self, tile: int, disease: int, space: str, area: int) -> None:
+        self.tile = tile
+        self.disease = disease
+        self.space = space
+        self.area = area
+        self.angry = 0
+        self.healed_by = 0
+        self.remedies: list[int] = []
+
+
+class Player:
+    """Everything public about one seat. Book of Divination goals are private and live in ``Game.goals``."""
+
+    __slots__ = (
+        "brewed",
+        "captures",
+        "charms",
+        "colour",
+        "coven",
+        "crowd",
+        "discard",
+        "hand",
+        "healed",
+        "hunter_rolls",
+        "ingredients_gained",
+        "matches_players",
+        "matches_septima",
+        "mirror",
+        "overflows",
+        "played",
+        "potions",
+        "raised",
+        "res",
+        "ribbons",
+        "ritual_col",
+        "ritual_row",
+        "seat",
+        "spells",
+        "spells_gained",
+        "src",
+        "supply",
+        "suspicion",
+        "suspicion_max",
+        "tracks",
+        "trials_won",
+        "vertex",
+        "wisdom",
+        "witches_lost",
+        "witches_recruited",
+        "witches_start",
+    )
+
+    def __init__(self, seat: int, colour: str, n_actions: int, n_potions: int, n_diseases: int) -> None:
+        self.seat = seat
+        self.colour = colour
+        self.vertex = -1
+        self.suspicion = 0
+        self.suspicion_max = 0
+        self.raised = False  # suspicion raised at any time this turn (B15, B16)
+        self.wisdom = 0
+        self.src = [0] * len(SOURCES)
+        self.res = [0] * 6  # 5 ingredients + Crystal
+        self.charms = 0
+        self.potions = [0] * n_potions
+        self.hand = [True] * n_actions
+        self.discard: list[int] = []
+        self.coven: list[int] = []
+        self.supply = 0  # loyal citizens in personal supply
+        self.crowd = 0  # loyal citizens in the crowd
+        self.tracks = [0] * n_diseases
+        self.healed = [0] * n_diseases  # patients healed, by disease
+        self.spells: list[SpellCard] = []
+        self.ritual_row = 0  # 0 = below row 1
+        self.ritual_col = 0
+        self.ribbons = 0  # bitmask of ribbon rows entered
+        self.mirror = -1  # witch borrowed by the Magic Mirror this season
+        # statistics
+        self.overflows = 0
+        self.captures = 0
+        self.hunter_rolls = 0
+        self.trials_won = 0
+        self.witches_start = 0
+        self.witches_lost = 0
+        self.witches_recruited = 0
+        self.brewed = [0] * n_potions
+        self.played = [0] * n_actions
+        self.matches_players = 0
+        self.matches_septima = 0
+        self.spells_gained = 0
+        self.ingredients_gained = 0
+
+    @property
+    def ingredients(self) -> int:
+        return self.res[0] + self.res[1] + self.res[2] + self.res[3] + self.res[4]

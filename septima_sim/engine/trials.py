@@ -1,0 +1,120 @@
+"""The trial phase (B24, B25) and the crowd picks that follow it (B29)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from septima_sim.engine import crowd, effects
+from septima_sim.engine.decisions import Kind
+
+if TYPE_CHECKING:
+    from septima_sim.engine.game import Game
+
+NEUTRAL = -2
+ANGRY = -3
+
+
+def trial_phase(g: Game, crowd_picks: bool) -> None:
+    """B24: angry citizens by suspicion level and from unhealed patients join the crowd; judge the first chamber,
+    then each witch of the second chamber from the top; angry citizens leave; crowd picks (seasons 1-3)."""
+    r = g.rules
+    for p in g.players:
+        g.crowd_angry += r.angry_by_level[p.suspicion - r.suspicion_min]
+    for space in [s for s, pt in g.patients.items() if pt.angry]:
+        patient = g.patients.pop(space)
+        g.crowd_angry += patient.angry
+        g.patient_discard.append(patient.tile)
+    if g.chamber1 >= 0:
+        judge(g, g.chamber1, g.seated[1])
+        g.seated[1] = []
+        g.chamber1 = -1
+    while g.chamber2:
+        judge(g, g.chamber2.pop(), g.seated[2])
+        g.seated[2] = []
+    g.crowd_angry = 0
+    if crowd_picks:
+        g.step = "crowd"
+        thresholds = r.pick_thresholds
+        for s in g.order:
+            p = g.players[s]
+            k = sum(1 for t in thresholds if p.crowd >= t)
+            if k and crowd.crowd_picks(g, p, k):
+                recall = r.recall_after_picks
+                for ab in effects.abilities(g, p):
+                    if ab.passive == "trial_recall":
+                        recall = min(recall, ab.amount2)
+                back = min(recall, p.crowd)
+                p.crowd -= back
+                p.supply += back
+
+
+def judge(g: Game, witch: int, seated: list[int]) -> None:
+    """B25: the whole crowd goes into the bag; citizens are drawn into the free seats; acquitted when loyal
+    citizens outnumber angry ones. The winner (most loyal seated; tie: first seated) gains 3 Wisdom, may recruit
+    the witch and recalls 2 loyal citizens; otherwise the witch is exiled. Drawn citizens return to the crowd."""
+    bag: list[int] = [NEUTRAL] * g.crowd_neutral + [ANGRY] * g.crowd_angry
+    for p in g.players:
+        bag.extend([p.seat] * p.crowd)
+        p.crowd = 0
+    g.crowd_neutral = g.crowd_angry = 0
+    chamber = list(seated)
+    free = max(0, g.rules.trial_seats[g.n] - len(chamber))
+    rng = g.rng_draw
+    for _ in range(min(free, len(bag))):
+        i = rng.randrange(len(bag))
+        bag[i], bag[-1] = bag[-1], bag[i]
+        chamber.append(bag.pop())
+    loyal = [0] * g.n
+    angry = 0
+    for token in chamber:
+        if token >= 0:
+            loyal[token] += 1
+        elif token == ANGRY:
+            angry += 1
+    acquitted = sum(loyal) > angry
+    winner = -1
+    if acquitted:
+        best = max(loyal)
+        for token in chamber:  # first seated among the tied
+            if token >= 0 and loyal[token] == best:
+                winner = token
+                break
+    for token in chamber + bag:  # everything back to the crowd
+        if token >= 0:
+            g.players[token].crowd += 1
+        elif token == NEUTRAL:
+            g.crowd_neutral += 1
+        else:
+            g.crowd_angry += 1
+    if winner >= 0:
+        p = g.players[winner]
+        p.trials_won += 1
+        g.gain_wisdom(p, g.rules.winner_wisdom, "trials")
+        recall = g.rules.winner_recall
+        for ab in effects.abilities(g, p):
+            if ab.passive == "trial_recall":
+                recall = min(recall, ab.amount)
+        recruited = g.ask(Kind.RECRUIT, winner, (1, 0), witch) == 1
+        if recruited:
+            if len(p.coven) >= g.rules.max_witches:
+                out = g.ask(Kind.DISCARD_WITCH, winner, p.coven)
+                p.coven.remove(out)
+                g.witch_box.append(out)
+            p.coven.append(witch)
+            p.witches_recruited += 1
+        else:
+            g.witch_box.append(witch)
+        back = min(recall, p.crowd)
+        p.crowd -= back
+        p.supply += back
+    else:
+        g.witch_box.append(witch)
+    if g.sink is not None:
+        g.emit(
+            "trial",
+            winner,
+            detail=f"{g.content.witches[witch].id} {'acquitted' if acquitted else 'exiled'}"
+            f"; loyal {sum(loyal)} angry {angry}; winner {winner}",
+        )
+    for p in g.players:
+        effects.trigger(g, p, "after_trial")

@@ -1,0 +1,127 @@
+"""What a policy may see: public state and its own seat's private information, nothing else.
+
+Hidden from every policy: other seats' Book of Divination goals, the order of every deck and bag (witches, patients,
+spells, goals, Septima markers) and the contents of the citizens' bag during a trial. Hands are public in Septima
+(a hand is every card not in the discard pile), cards chosen this turn are revealed only after all seats chose.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from septima_sim.content.model import Content
+    from septima_sim.engine.board import Board
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Patient, Player
+
+
+class PlayerView:
+    """A read-only window on a game for one seat."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    # static information
+    @property
+    def content(self) -> Content:
+        return self._game.content
+
+    @property
+    def board(self) -> Board:
+        return self._game.board
+
+    @property
+    def n_players(self) -> int:
+        return self._game.n
+
+    @property
+    def full(self) -> bool:
+        return self._game.full
+
+    # own private information
+    @property
+    def me(self) -> Player:
+        return self._game.players[self.seat]
+
+    @property
+    def my_goals(self) -> tuple[int, ...]:
+        return tuple(self._game.goals[self.seat])
+
+    # public information
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return tuple(self._game.players)
+
+    @property
+    def season(self) -> int:
+        return self._game.season
+
+    @property
+    def turn(self) -> int:
+        return self._game.turn
+
+    @property
+    def step(self) -> str:
+        return self._game.step
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return tuple(self._game.order)
+
+    @property
+    def played(self) -> tuple[int, ...]:
+        """Cards revealed this turn (-1 before the reveal)."""
+        return tuple(self._game.played)
+
+    @property
+    def septima_markers(self) -> tuple[int, int]:
+        """(right, left): this turn's Septima action and next turn's."""
+        return self._game.septima_right, self._game.septima_left
+
+    @property
+    def lunar(self) -> tuple[int, ...]:
+        return tuple(self._game.lunar)
+
+    @property
+    def patients(self) -> tuple[Patient, ...]:
+        return tuple(self._game.patients.values())
+
+    @property
+    def hunters(self) -> tuple[tuple[int, bool], ...]:
+        """(hunter space 1..6, standing) per hunter."""
+        g = self._game
+        return tuple(zip(g.hunter_space, g.hunter_active, strict=True))
+
+    @property
+    def trial(self) -> tuple[int, tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(first chamber witch, second chamber stack, seated citizens of chambers 1 and 2)."""
+        g = self._game
+        return g.chamber1, tuple(g.chamber2), (tuple(g.seated[1]), tuple(g.seated[2]))
+
+    @property
+    def crowd(self) -> tuple[int, int, tuple[int, ...]]:
+        """(neutral, angry, loyal per seat) citizens in the crowd."""
+        g = self._game
+        return g.crowd_neutral, g.crowd_angry, tuple(p.crowd for p in g.players)
+
+    @property
+    def spell_market(self) -> tuple[tuple[int, int, int], ...]:
+        """Face-up spells per element: (top scoring spell, middle, bottom); -1 = empty."""
+        return tuple((r.scoring[-1] if r.scoring else -1, r.middle, r.bottom) for r in self._game.market)
+
+    @property
+    def buildings(self) -> dict[int, int]:
+        return dict(self._game.buildings)
+
+    @property
+    def witches_out(self) -> tuple[int, ...]:
+        """Witches exiled or discarded to the box (face up)."""
+        return tuple(self._game.witch_box)
+
+    @property
+    def potion_supply(self) -> tuple[int, ...]:
+        return tuple(self._game.potion_supply)

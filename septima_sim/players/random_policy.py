@@ -1,0 +1,22 @@
+"""The uniform random player: every legal option equally likely."""
+
+from __future__ import annotations
+
+import random
+
+from septima_sim.engine.decisions import Decision
+
+
+class RandomPolicy:
+    """Picks uniformly among the legal options, from its seat's own random stream."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self._rng = random.Random(0)
+
+    def reset(self, seat: int, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, decision: Decision, view: object) -> int:
+        return self._rng.randrange(len(decision.options))

@@ -1,0 +1,56 @@
+"""One game played for a person to read: a turn-by-turn text account or JSON lines (``septima-sim play``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from septima_sim.content import Content
+from septima_sim.engine import GameConfig, GameResult, play_game
+from septima_sim.engine.decisions import Policy
+
+
+def _text(e: dict) -> str:
+    who = "Septima" if e["seat"] < 0 else f"seat {e['seat']}"
+    head = f"S{e['season']} T{e['turn']} {who:>7}  {e['kind']:<11}"
+    kind = e["kind"]
+    if kind == "action":
+        match = []
+        if e.get("matched_players"):
+            match.append(f"matched {e['matched_players']} player(s)")
+        if e.get("matched_septima"):
+            match.append("matched the Septima")
+        if e.get("matched_other"):
+            match.append(f"matched by {e['matched_other']}")
+        copy = f" (copies {e['detail']})" if e.get("detail") else ""
+        return (
+            f"{head} {e['action']}{copy}{'; ' + ', '.join(match) if match else ''}; "
+            f"wisdom {e['wisdom_before']}->{e['wisdom_after']}, suspicion {e['suspicion_before']}->"
+            f"{e['suspicion_after']}"
+        )
+    if kind == "suspicion":
+        return f"{head} {e['detail']}: {e['suspicion_before']}->{e['suspicion_after']}"
+    return f"{head} {e.get('detail') or ''}".rstrip()
+
+
+def play_one(
+    config: GameConfig, content: Content, policies: list[Policy], seed: int, fmt: str, out: Callable[[str], None]
+) -> GameResult:
+    """Play one seeded game, writing each event through `out` as text or a JSON object, then a final record."""
+
+    def sink(event: dict) -> None:
+        out(json.dumps(event, sort_keys=True) if fmt == "jsonl" else _text(event))
+
+    result = play_game(config, content, policies, seed, sink)
+    if fmt == "jsonl":
+        out(json.dumps({"kind": "game_end", "game": result.game, "players": result.players}, sort_keys=True))
+    else:
+        out("")
+        out(f"Game over after {result.game['turns']} turns, {result.game['decisions']} decisions.")
+        for row in sorted(result.players, key=lambda r: r["rank"]):
+            sources = ", ".join(f"{k[7:]} {v}" for k, v in row.items() if k.startswith("wisdom_") and v)
+            out(
+                f"  #{row['rank']} seat {row['seat']} ({row['colour']}, {row['policy']}): {row['wisdom']} Wisdom"
+                f"{'  WINNER' if row['won'] else ''}  [{sources}]"
+            )
+    return result

@@ -1,0 +1,32 @@
+"""A plain-text summary of a content pack for ``septima-sim rules``: what it holds and where each item comes from."""
+
+from __future__ import annotations
+
+from septima_sim.content import Content
+
+
+def summary(content: Content) -> str:
+    c = content
+    lines = [
+        f"Content pack {c.hash}",
+        f"  actions   {len(c.actions):3}  {', '.join(a.id for a in c.actions)}",
+        f"  potions   {len(c.potions):3}  {', '.join(p.id for p in c.potions)}",
+        f"  diseases  {len(c.diseases):3}  {', '.join(d.id for d in c.diseases)} ({len(c.patients)} patient tiles)",
+        f"  map       {len(c.areas):3}  areas",
+        f"  ritual    {len(c.ritual.rows):3}  rows x {len(c.ritual.columns)} columns, ribbons at rows "
+        f"{', '.join(str(r) for r in sorted(c.ritual.ribbons))}",
+        f"  spells    {len(c.spells):3}  ({sum(s.kind == 'scoring' for s in c.spells)} scoring)",
+        f"  witches   {len(c.witches):3}  {', '.join(w.name for w in c.witches)}",
+        f"  buildings {len(c.buildings):3}  {', '.join(b.name for b in c.buildings)}",
+        f"  goals     {len(c.goals):3}",
+        "",
+        "Provenance (items per file and tag; 'assumed' = a stand-in for a number or text no source gives):",
+    ]
+    tags = ("seed-base", "seed-expansion", "public", "assumed")
+    lines.append(f"  {'file':<18}" + "".join(f"{t:>16}" for t in tags))
+    for file in sorted(c.provenance):
+        counts = c.provenance[file]
+        lines.append(f"  {file:<18}" + "".join(f"{counts.get(t, 0):>16}" for t in tags))
+    totals = {t: sum(v.get(t, 0) for v in c.provenance.values()) for t in tags}
+    lines.append(f"  {'total':<18}" + "".join(f"{totals[t]:>16}" for t in tags))
+    return "\n".join(lines)
