@@ -394,6 +394,7 @@ class _Builder:
             hunter_start_spaces={k: tuple(v) for k, v in per_players("hunters", "start_spaces").items()},
             hunter_enter_seasons=tuple(g("hunters", "enter_seasons", list)),
             lunar_extra_icons=g("lunar", "extra_icons"),
+            crystal_supply=g("crystal", "supply", minimum=1),
         )
 
     def diseases(self) -> tuple[Disease, ...]:

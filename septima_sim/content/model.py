@@ -218,6 +218,7 @@ class Rules:
     hunter_start_spaces: dict[int, tuple[int, ...]]
     hunter_enter_seasons: tuple[str, ...]
     lunar_extra_icons: int
+    crystal_supply: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,6 +84,7 @@ class Game:
         self.views = [PlayerView(self, s) for s in range(self.n)]
         self.goals: list[list[int]] = [[] for _ in range(self.n)]  # private: dealt goal indices per seat
         self.goals_scored: list[list[int]] = [[] for _ in range(self.n)]
+        self.drafted: list[list[int]] = [[] for _ in range(self.n)]  # witches kept in the draft, per seat
         self.decisions = 0
         self.season = 0  # 0..3
         self.turn = 0  # 0..4 within the season
@@ -234,7 +235,7 @@ class Game:
         r, rs, c = self.rules, self.rng_setup, self.content
         self.start_player = self.first_player = rs.randrange(self.n)
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
-        self.crystal_supply = 16 * 1  # the box holds 16 Crystals (public)
+        self.crystal_supply = r.crystal_supply
         for p in self.players:
             p.suspicion = r.suspicion_start
             p.suspicion_max = p.suspicion
@@ -254,6 +255,7 @@ class Game:
                 self.witch_deck.insert(0, back)  # under the deck
             p.coven = dealt
             p.witches_start = len(dealt)
+            self.drafted[s] = list(dealt)
         self.goal_deck = [i for i, g in enumerate(c.goals) if self.full or not g.full_only]
         rs.shuffle(self.goal_deck)
         for s in range(self.n):

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
 from septima_sim.engine import crowd, effects
+from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def offer_potions(g: Game, p: Player) -> None:
 def _calming(g: Game, p: Player) -> None:
     """Calming Potion: suspicion -2, or move a hunter to another hunter space and lay it down."""
     taken = set(g.hunter_space)
-    free = [sp for sp in range(1, 7) if sp not in taken]
+    free = [sp for sp in range(1, REGIONS + 1) if sp not in taken]
     opts = [-1] + [h * 10 + sp for h in range(len(g.hunter_space)) for sp in free]
     choice = g.ask(Kind.CALMING, p.seat, opts)
     if choice < 0:

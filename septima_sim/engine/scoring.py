@@ -153,6 +153,7 @@ def final_result(g: Game) -> GameResult:
             row[f"brewed_{pot.id.replace('-', '_')}"] = p.brewed[k]
         for k, a in enumerate(c.actions):
             row[f"played_{a.id}"] = p.played[k]
+        row["witches_drafted"] = [c.witches[w].id for w in g.drafted[p.seat]]
         row["witches"] = [c.witches[w].id for w in p.coven]
         row["spells"] = [c.spells[sp.idx].id for sp in p.spells]
         row["goals"] = [c.goals[i].id for i in g.goals[p.seat]]

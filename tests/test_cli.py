@@ -1,0 +1,56 @@
+"""The command line: play is reproducible in both formats, rules lists the pack, bad input exits 2 in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "septima_sim.cli", *args], capture_output=True, text=True, check=False)
+
+
+def test_play_text_is_reproducible() -> None:
+    first, second = run("play", "--players", "3", "--seed", "5"), run("play", "--players", "3", "--seed", "5")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert "Game over after 20 turns" in first.stdout
+    assert "S4 T5" in first.stdout
+
+
+def test_play_jsonl_ends_with_game_end_record() -> None:
+    out = run("play", "--players", "2", "--seed", "3", "--mode", "basic", "--format", "jsonl")
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert lines[-1]["kind"] == "game_end"
+    final = lines[-1]
+    for row in final["players"]:
+        assert sum(v for k, v in row.items() if k.startswith("wisdom_")) == row["wisdom"]
+    assert all(e["kind"] != "action" or e["action"] != "ritual" for e in lines[:-1])  # Basic: no Ritual card
+    assert sum(e["kind"] == "action" for e in lines) == 2 * 20
+
+
+def test_rules_lists_provenance() -> None:
+    out = run("rules")
+    assert out.returncode == 0
+    assert "witches    20" in out.stdout and "assumed" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("play", "--players", "5"), "players must be 1..4"),
+        (("play", "--mode", "party"), "mode must be 'full' or 'basic'"),
+        (("play", "--format", "xml"), "--format must be text or jsonl"),
+        (("play", "--content", "/nonexistent"), "not a directory"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    out = run(*args)
+    assert out.returncode == 2
+    assert message in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
