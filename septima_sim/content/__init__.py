@@ -7,12 +7,14 @@ applies optional dotted-path overrides, validates everything and builds frozen d
 
 from septima_sim.content.loader import ContentError, content_tree, leaf_paths, load_content
 from septima_sim.content.model import (
+    ANIMAL_ABILITIES,
     EFFECT_KINDS,
     INGREDIENTS,
     PASSIVE_KINDS,
     STATS,
     Ability,
     Action,
+    Animal,
     Area,
     Building,
     Content,
@@ -26,12 +28,14 @@ from septima_sim.content.model import (
 )
 
 __all__ = [
+    "ANIMAL_ABILITIES",
     "EFFECT_KINDS",
     "INGREDIENTS",
     "PASSIVE_KINDS",
     "STATS",
     "Ability",
     "Action",
+    "Animal",
     "Area",
     "Building",
     "Content",

@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from septima_sim.content.model import (
+    ANIMAL_ABILITIES,
     EFFECT_KINDS,
     INGREDIENTS,
     PASSIVE_KINDS,
     STATS,
     Ability,
     Action,
+    Animal,
     Area,
     Building,
     Content,
@@ -44,6 +46,7 @@ _ITEM_TABLES = {
     "witch": ("witches", "witches.toml"),
     "building": ("buildings", "buildings.toml"),
     "goal": ("goals", "goals.toml"),
+    "animal": ("animals", "animals.toml"),
 }
 _FILES = (
     "rules.toml",
@@ -57,6 +60,7 @@ _FILES = (
     "witches.toml",
     "buildings.toml",
     "goals.toml",
+    "animals.toml",
 )
 
 
@@ -265,10 +269,23 @@ class _Builder:
     def build(self) -> Content:
         rules = self.rules()
         actions = tuple(
-            Action(i, str(a.get("name", i)), str(a.get("bonus", "")), bool(a.get("full_only", False)), a["provenance"])
+            Action(
+                i,
+                str(a.get("name", i)),
+                str(a.get("bonus", "")),
+                bool(a.get("full_only", False)),
+                a["provenance"],
+                str(a.get("module", "")),
+                str(a.get("icon", "")),
+            )
             for i, a in self.items("actions").items()
         )
         action_ids = {a.id for a in actions}
+        for a in actions:
+            if a.icon and a.icon not in action_ids:
+                raise self.fail("actions", f"{a.id}.icon", f"unknown action {a.icon!r}")
+            if a.module not in ("", "shapeshifting"):
+                raise self.fail("actions", f"{a.id}.module", f"unknown module {a.module!r}")
         for a in actions:
             if a.bonus not in ("also", "instead", "strengthen"):
                 raise self.fail("actions", f"{a.id}.bonus", f"must be also, instead or strengthen, got {a.bonus!r}")
@@ -289,6 +306,7 @@ class _Builder:
             for i, b in self.items("buildings").items()
         )
         goals = self.goals()
+        animals = self.animals(action_ids)
         players_max = max(rules.patients_on_board)
         if len(witches) < rules.witches_dealt * players_max + 4 + 1:
             raise self.fail("witches", "*", f"{len(witches)} witches are too few for {players_max} players")
@@ -313,6 +331,7 @@ class _Builder:
             witches=witches,
             buildings=buildings,
             goals=goals,
+            animals=animals,
             hash=_hash(self.tree),
             provenance=self.provenance,
         )
@@ -395,6 +414,7 @@ class _Builder:
             hunter_enter_seasons=tuple(g("hunters", "enter_seasons", list)),
             lunar_extra_icons=g("lunar", "extra_icons"),
             crystal_supply=g("crystal", "supply", minimum=1),
+            shapeshift_bonus_suspicion=int(self.tree.get("actions", {}).get("shapeshift", {}).get("bonus_suspicion", 0)),
         )
 
     def diseases(self) -> tuple[Disease, ...]:
@@ -555,6 +575,32 @@ class _Builder:
                     wisdom,
                     bool(gl.get("full_only", False)),
                     gl["provenance"],
+                )
+            )
+        return tuple(out)
+
+    def animals(self, actions: set[str]) -> tuple[Animal, ...]:
+        out = []
+        for i, a in self.items("animals").items():
+            acts = a.get("actions", [])
+            if len(acts) != 4 or any(x not in actions for x in acts):
+                raise self.fail("animals", f"{i}.actions", f"needs 4 known actions, got {acts!r}")
+            ability = a.get("ability")
+            if ability not in ANIMAL_ABILITIES:
+                raise self.fail("animals", f"{i}.ability", f"unknown animal ability {ability!r}")
+            ing = a.get("ingredient", a.get("gain"))
+            out.append(
+                Animal(
+                    i,
+                    str(a.get("name", i)),
+                    str(a.get("colour", "")),
+                    tuple(acts),
+                    ability,
+                    int(a.get("picks", a.get("max", a.get("amount", 0)))),
+                    int(a.get("bonus_picks", 0)),
+                    self.ingredient("animals", f"{i}.ingredient", ing) if ing is not None else -1,
+                    self.ingredient("animals", f"{i}.near", a["near"]) if "near" in a else -1,
+                    a["provenance"],
                 )
             )
         return tuple(out)

@@ -88,6 +88,39 @@ class Action:
     bonus: str  # "also" | "instead" | "strengthen"
     full_only: bool
     provenance: str
+    module: str = ""  # module that adds the card ("shapeshifting"), "" for the base game
+    icon: str = ""  # action whose icon the card carries (Shapeshift: chant), "" for its own
+
+
+ANIMAL_ABILITIES: frozenset[str] = frozenset(
+    {
+        "crowd_picks_instead",  # Serpent
+        "brew_without",  # Toad
+        "move_to_ingredient",  # Fox
+        "lunar_extra",  # Squirrel
+        "recruit_near_town",  # Cat
+        "plead_extra",  # Owl
+        "pay_to_ready",  # Goat
+        "heal_gain",  # Hare
+    }
+)
+"""Animal ability hooks the engine implements (Shapeshifting module)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Animal:
+    """An animal tile (S7): its four actions (leftmost first) and the ability used with the leftmost one."""
+
+    id: str
+    name: str
+    colour: str
+    actions: tuple[str, ...]
+    ability: str
+    amount: int  # picks / max / amount, depending on the ability
+    amount2: int  # bonus_picks (Serpent)
+    ingredient: int  # ingredient index the ability names (Toad, Goat: spent/waived; Fox, Hare: gained), -1 for none
+    near: int  # ingredient index printed on the area to end next to (Fox), -1 for none
+    provenance: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +252,7 @@ class Rules:
     hunter_enter_seasons: tuple[str, ...]
     lunar_extra_icons: int
     crystal_supply: int
+    shapeshift_bonus_suspicion: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,5 +278,6 @@ class Content:
     witches: tuple[Witch, ...]
     buildings: tuple[Building, ...]
     goals: tuple[Goal, ...]
+    animals: tuple[Animal, ...]
     hash: str
     provenance: dict[str, dict[str, int]] = field(default_factory=dict)  # file -> tag -> count

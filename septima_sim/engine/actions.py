@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, effects, potions
+from septima_sim.engine import crowd, effects, potions, shapeshifting
 from septima_sim.engine import ritual as ritual_track
 from septima_sim.engine.decisions import Kind
 
@@ -29,12 +29,14 @@ def collect(g: Game, p: Player, matched: bool, played: int) -> None:
     lunar = (g.lunar[g.turn], g.lunar[g.turn + 1])
     areas = g.content.areas
     non_lunar: list[int] = []
+    collected: list[int] = []
     first = -1
     for ai in g.board.vertex_areas[p.vertex]:
         a = areas[ai]
         if a.ingredient >= 0:
             if a.ingredient in lunar:
                 g.gain_res(p, a.ingredient)
+                collected.append(a.ingredient)
                 if first < 0:
                     first = a.ingredient
             elif a.ingredient not in non_lunar:
@@ -44,6 +46,8 @@ def collect(g: Game, p: Player, matched: bool, played: int) -> None:
     extra = effects.passive(g, p, "collect_extra")
     if extra and first >= 0:
         g.gain_res(p, first, extra)
+    if p.ability == "lunar_extra":
+        shapeshifting.squirrel_collect(g, p, collected)
     if matched and non_lunar:
         g.choose_ingredient(p, non_lunar)
 
@@ -54,7 +58,14 @@ def move(g: Game, p: Player, matched: bool, played: int) -> None:
     if matched and g.ask(Kind.INSTEAD, p.seat, (0, 1), "move") == 1:
         g.move_leader(p, -1)
         g.gain_res(p, CRYSTAL)
-        return
+    else:
+        _move_main(g, p)
+    if p.ability == "move_to_ingredient":
+        shapeshifting.fox_move(g, p)
+
+
+def _move_main(g: Game, p: Player) -> None:
+    """Move's main ability: up to 3 steps, then 1 ingredient from an area next to the path."""
     steps = g.rules.move_steps + effects.passive(g, p, "move_extra")
     start = p.vertex
     dest = g.ask(Kind.MOVE, p.seat, g.free_vertices(p, steps))
@@ -75,9 +86,12 @@ def brew(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21: brew up to 3 potions paying their recipes (Crystal is wild); bonus: pay 1 ingredient less in total.
     A Practical potion scores its Wisdom when brewed."""
     discount = (g.rules.brew_bonus_discount if matched else 0) + effects.passive(g, p, "brew_discount")
+    waive = potions.waived_ingredient(g, p)
     for _ in range(g.rules.brew_max):
         opts = [
-            i for i in range(len(g.content.potions)) if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount)
+            i
+            for i in range(len(g.content.potions))
+            if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount, waive)
         ]
         if not opts:
             return
@@ -85,7 +99,7 @@ def brew(g: Game, p: Player, matched: bool, played: int) -> None:
         choice = g.ask(Kind.BREW, p.seat, opts)
         if choice < 0:
             return
-        discount = potions.pay_recipe(g, p, choice, discount)
+        discount = potions.pay_recipe(g, p, choice, discount, waive)
         potions.gain_potion(g, p, choice, brewed=True)
 
 
@@ -126,6 +140,8 @@ def chant(g: Game, p: Player, matched: bool, played: int) -> None:
 def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21c: send 1 loyal citizen from supply to the crowd; Also: take any 1 crowd pick."""
     crowd.citizen_to_crowd(p, 1)
+    if p.ability == "recruit_near_town":
+        shapeshifting.cat_recruit(g, p)
     if matched:
         crowd.crowd_picks(g, p, 1)
 
@@ -136,12 +152,16 @@ def plead(g: Game, p: Player, matched: bool, played: int) -> None:
     if matched:
         crowd.citizen_to_crowd(p, 1)
     crowd.seat_citizen(g, p)
+    if p.ability == "plead_extra":
+        shapeshifting.owl_plead(g, p)
     g.gain_wisdom(p, g.rules.plead_wisdom, "plead")
 
 
 def remember(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21e: resolve the main ability of a discarded card; bonus: its matching bonus too.
     Matching is judged on Remember; triggers fire for Remember, not for the copy."""
+    if p.ability == "crowd_picks_instead" and shapeshifting.serpent_remember(g, p, matched):
+        return
     opts = sorted(set(p.discard) - {g.action_index["remember"]})
     if not opts:
         return
@@ -156,6 +176,8 @@ def ritual(g: Game, p: Player, matched: bool, played: int) -> None:
     ritual_track.ritual_action(g, p)
     if matched:
         ritual_track.ritual_bonus(g, p)
+    if p.ability == "pay_to_ready":
+        shapeshifting.goat_ritual(g, p)
     for ai in g.board.vertex_areas[p.vertex]:
         element = g.content.areas[ai].shrine
         if element:
@@ -172,4 +194,5 @@ _HANDLERS = {
     "plead": plead,
     "remember": remember,
     "ritual": ritual,
+    "shapeshift": shapeshifting.shapeshift,
 }

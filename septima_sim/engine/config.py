@@ -30,8 +30,6 @@ class GameConfig:
             raise ConfigError("Shapeshifting and Omens are playable with the Full game only")
         if self.players == 1:
             raise ConfigError("solo mode (players = 1, the Black Widow) is not implemented yet")
-        if self.shapeshifting:
-            raise ConfigError("the Shapeshifting module is not implemented yet")
         if self.omens:
             raise ConfigError("the Omens module is not implemented yet")
         return self

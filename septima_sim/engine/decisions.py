@@ -39,6 +39,10 @@ class Kind:
     REMEMBER = "remember"  # action index from the discard pile
     RETURN_CARD = "return_card"  # action index from the discard pile back to hand
     MIRROR = "mirror"  # witch index whose ability the Magic Mirror borrows
+    ANIMAL = "animal"  # animal index to turn into (Shapeshift)
+    COVER_WITCH = "cover_witch"  # witch index the animal tile covers
+    TURN_BACK = "turn_back"  # 1 = turn back to human form at the end of the turn, 0 = stay an animal
+    ANIMAL_ABILITY = "animal_ability"  # context names the animal: 1/0 = use or not, or a vertex / -1 (Fox)
 
 
 class Decision:

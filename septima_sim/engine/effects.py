@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def abilities(g: Game, p: Player) -> list[Ability]:
     """The abilities in force for a player now: coven witches, the mirrored witch, adjacent buildings."""
     witches = g.content.witches
-    out = [witches[w].ability for w in p.coven]
+    out = [witches[w].ability for w in p.coven if w != p.covered]  # S2: the covered witch's ability is off
     if p.mirror >= 0:
         out.append(witches[p.mirror].ability)
     if g.buildings:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
-from septima_sim.engine import actions, effects, potions, ritual, scoring, trials
+from septima_sim.engine import actions, effects, potions, ritual, scoring, shapeshifting, trials
 from septima_sim.engine.board import REGIONS, Board
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
@@ -65,7 +65,19 @@ class Game:
         self.policies = list(policies)
         self.action_ids = tuple(a.id for a in content.actions)
         self.action_index = {a: i for i, a in enumerate(self.action_ids)}
-        self.mode_actions = tuple(i for i, a in enumerate(content.actions) if self.full or not a.full_only)
+        # the mode's cards (also the Septima's action markers, B10); modules add or swap cards in hands only
+        self.mode_actions = tuple(
+            i for i, a in enumerate(content.actions) if (self.full or not a.full_only) and not a.module
+        )
+        self.shapeshifting = config.shapeshifting
+        self.hand_actions = self.mode_actions
+        if self.shapeshifting:  # S1: Shapeshift replaces Chant
+            chant = self.action_index["chant"]
+            self.hand_actions = (*(i for i in self.mode_actions if i != chant), self.action_index["shapeshift"])
+        # the icon a card carries for matching and for abilities that name an action (S2: Shapeshift = Chant)
+        self.icon = tuple(self.action_index[a.icon] if a.icon else i for i, a in enumerate(content.actions))
+        self.chant = self.action_index["chant"]
+        self.animal_actions = tuple(tuple(self.action_index[x] for x in a.actions) for a in content.animals)
         self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
         self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
         disease_ids = [d.id for d in content.diseases]
@@ -193,7 +205,7 @@ class Game:
 
     def raise_suspicion(self, p: Player, n: int) -> None:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
-        if n <= 0:
+        if n <= 0 or p.in_animal:  # S4: in animal form suspicion is never raised
             return
         p.raised = True
         top = self.rules.suspicion_max
@@ -222,12 +234,15 @@ class Game:
         self.move_leader(p, -1)
 
     def matched(self, seat: int, card: int) -> tuple[int, bool]:
-        """How many other seats revealed the same card, and whether the Septima's right marker shows it (B12)."""
+        """How many other seats revealed a card with the same icon, and whether the Septima's right marker shows
+        it (B12; S2: Shapeshift carries the Chant icon)."""
+        icon = self.icon
+        mine = icon[card]
         others = 0
         for s in range(self.n):
-            if s != seat and self.played[s] == card:
+            if s != seat and self.played[s] >= 0 and icon[self.played[s]] == mine:
                 others += 1
-        return others, card == self.septima_right
+        return others, mine == self.septima_right
 
     # ------------------------------------------------------------------------------------------------ setup
     def setup(self) -> None:
@@ -241,7 +256,7 @@ class Game:
             p.suspicion_max = p.suspicion
             p.supply = r.loyal_citizens
             p.charms = r.start_charms
-            p.hand = [i in self.mode_actions for i in range(len(c.actions))]
+            p.hand = [i in self.hand_actions for i in range(len(c.actions))]
             self.gain_res(p, CRYSTAL, r.start_crystals)
             p.ritual_col = c.ritual.start_column
         self.witch_deck = list(range(len(c.witches)))
@@ -279,6 +294,8 @@ class Game:
             self.hunter_active.append(True)
         if self.full:
             self.market = ritual.setup_market(self)
+        if self.shapeshifting:
+            shapeshifting.setup(self)
         self.fill_patients()
         self.prepare_septima()
         for s in reversed(self.order):
@@ -342,10 +359,17 @@ class Game:
         self.step = "select"
         for p in players:
             p.raised = False
-        choices = [self.ask(Kind.CARD, p.seat, [i for i in self.mode_actions if p.hand[i]]) for p in players]
+        if self.shapeshifting:
+            for p in players:
+                shapeshifting.start_phase(self, p)
+            choices = [self.ask(Kind.CARD, p.seat, shapeshifting.card_options(self, p)) for p in players]
+        else:
+            choices = [self.ask(Kind.CARD, p.seat, [i for i in self.hand_actions if p.hand[i]]) for p in players]
         for s, card in enumerate(choices):  # reveal
             self.played[s] = card
             players[s].hand[card] = False
+            if self.shapeshifting:
+                shapeshifting.reveal(self, players[s], card)
         self.step = "resolve"
         for s in self.order:
             self.resolve_turn(players[s])
@@ -367,7 +391,7 @@ class Game:
             self.move_to(p, dest)
         others, septima = self.matched(seat, card)
         oil = False
-        if others == 0 and not septima:
+        if others == 0 and not septima and not p.in_animal:  # S4: no effect that needs a raise in animal form
             oil = potions.offer_ritual_oil(self, p)
         matched = others > 0 or septima or oil
         p.played[card] += 1
@@ -375,10 +399,12 @@ class Game:
             p.matches_players += 1
         if septima:
             p.matches_septima += 1
+        form = self.content.animals[p.form].id if p.in_animal else "human"
         actions.resolve_card(self, p, card, matched, card)
-        effects.trigger(self, p, "play:" + self.action_ids[card])
+        icon = self.icon[card]
+        effects.trigger(self, p, "play:" + self.action_ids[icon])
         if self.full:
-            ritual.offer_spells(self, p, card)
+            ritual.offer_spells(self, p, icon)
         if self.sink is not None:
             self.emit(
                 "action",
@@ -387,7 +413,7 @@ class Game:
                 matched_players=others,
                 matched_septima=septima,
                 matched_other="ritual-oil" if oil else None,
-                form="human",
+                form=form,
                 suspicion_before=sus0,
                 suspicion_after=p.suspicion,
                 wisdom_before=wis0,
@@ -396,15 +422,18 @@ class Game:
             )
         self.suspicion_step(p, card, others, septima, oil)
         if self.full and matched:
-            ritual.ritual_progress(self, p, card)
+            ritual.ritual_progress(self, p, icon)
         potions.offer_potions(self, p)
 
     def suspicion_step(self, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
-        """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant raises none;
-        Ritual Oil still raises 1."""
+        """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant (or Shapeshift) raises
+        none; Ritual Oil still raises 1. S4: in animal form, unmatched -1 and matched no change."""
         before = p.suspicion
         r = self.rules
-        if self.action_ids[card] == "chant":
+        if p.in_animal:
+            raise_by = shapeshifting.suspicion_change(p, bool(others or septima or oil))
+            self.lower_suspicion(p, -raise_by)
+        elif self.icon[card] == self.chant:
             raise_by = 0
         else:
             raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
@@ -412,7 +441,9 @@ class Game:
                 raise_by += r.ritual_oil
         self.raise_suspicion(p, raise_by)
         if self.sink is not None:
-            self.emit("suspicion", p.seat, suspicion_before=before, suspicion_after=p.suspicion, detail=f"+{raise_by}")
+            self.emit(
+                "suspicion", p.seat, suspicion_before=before, suspicion_after=p.suspicion, detail=f"{raise_by:+d}"
+            )
 
     def hunter_roll(self, p: Player) -> None:
         """B15: a seat whose suspicion rose this turn faces the active hunter of its region, if any."""
@@ -475,11 +506,17 @@ class Game:
         self.septima_right = self.septima_left
         self.septima_left = self.septima_bag.pop() if self.septima_bag else -1
         for s, p in enumerate(self.players):
-            p.discard.append(self.played[s])
+            card = self.played[s]
+            if self.shapeshifting and self.action_ids[card] == "shapeshift":
+                p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
+            else:
+                p.discard.append(card)
             self.played[s] = -1
             self.remember_copy[s] = -1
             for sp in p.spells:
                 sp.used_turn = -1
+        if self.shapeshifting:
+            shapeshifting.turn_back_step(self)
         for h in range(len(self.hunter_active)):
             self.hunter_active[h] = True
         for space in [s for s, pt in self.patients.items() if pt.healed_by]:
@@ -505,9 +542,10 @@ class Game:
         self.start_player = (self.start_player + 1) % self.n
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
         for p in self.players:
-            for card in p.discard:
-                p.hand[card] = True
-            p.discard = []
+            if not self.shapeshifting:  # S6: with Shapeshifting, step 4 is skipped for everyone
+                for card in p.discard:
+                    p.hand[card] = True
+                p.discard = []
             p.mirror = -1
             for sp in p.spells:
                 sp.active = False

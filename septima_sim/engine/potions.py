@@ -14,11 +14,24 @@ if TYPE_CHECKING:
     from septima_sim.engine.state import Patient, Player
 
 
-def _missing(p: Player, recipe: tuple[int, ...]) -> int:
+def waived_ingredient(g: Game, p: Player) -> int:
+    """Toad (S7): brewing next to an area with the river needs none of the named ingredient (Mushrooms); -1 if
+    no ingredient is waived."""
+    if p.ability != "brew_without":
+        return -1
+    areas = g.content.areas
+    if any(areas[a].river for a in g.board.vertex_areas[p.vertex]):
+        return g.content.animals[p.form].ingredient
+    return -1
+
+
+def _missing(p: Player, recipe: tuple[int, ...], waive: int) -> int:
     """Recipe items the player cannot cover with the exact ingredient (they need Crystals or a discount)."""
     missing = 0
     used = [0, 0, 0, 0, 0]
     for ing in recipe:
+        if ing == waive:
+            continue
         if p.res[ing] > used[ing]:
             used[ing] += 1
         else:
@@ -26,12 +39,13 @@ def _missing(p: Player, recipe: tuple[int, ...]) -> int:
     return missing
 
 
-def can_pay(p: Player, potion: int, g: Game, discount: int) -> bool:
-    """True when the recipe can be paid with exact ingredients, Crystals (wild) and `discount` fewer items."""
-    return p.res[CRYSTAL] >= _missing(p, g.content.potions[potion].recipe) - discount
+def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> bool:
+    """True when the recipe can be paid with exact ingredients, Crystals (wild) and `discount` fewer items
+    (`waive`: an ingredient the recipe does not need, Toad)."""
+    return p.res[CRYSTAL] >= _missing(p, g.content.potions[potion].recipe, waive) - discount
 
 
-def pay_recipe(g: Game, p: Player, potion: int, discount: int) -> int:
+def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) -> int:
     """Pay a recipe: the discount first waives items that would need a Crystal, then exact ingredients;
     remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
     recipe = g.content.potions[potion].recipe
@@ -39,6 +53,8 @@ def pay_recipe(g: Game, p: Player, potion: int, discount: int) -> int:
     gaps = 0
     used = [0, 0, 0, 0, 0]
     for ing in recipe:
+        if ing == waive:
+            continue
         if p.res[ing] > used[ing]:
             used[ing] += 1
             exact.append(ing)
@@ -93,6 +109,8 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     if step < len(diseases[track].rewards):
         p.tracks[track] = step + 1
         effects.apply(g, p, diseases[track].rewards[step])
+    if p.ability == "heal_gain":  # Hare (S7): 1 Root per patient healed, whatever the source of healing
+        g.gain_res(p, g.content.animals[p.form].ingredient)
 
 
 def _use(g: Game, p: Player, potion: int) -> None:

@@ -153,6 +153,11 @@ def final_result(g: Game) -> GameResult:
             row[f"brewed_{pot.id.replace('-', '_')}"] = p.brewed[k]
         for k, a in enumerate(c.actions):
             row[f"played_{a.id}"] = p.played[k]
+        row["animals"] = [c.animals[a].id for a in p.animals]
+        row["animals_used"] = [c.animals[a].id for a in p.animals_used]
+        row["shapeshifts"] = p.shapeshifts
+        row["turns_in_animal_form"] = p.animal_turns
+        row["form_end"] = c.animals[p.form].id if p.form >= 0 else "human"
         row["witches_drafted"] = [c.witches[w].id for w in g.drafted[p.seat]]
         row["witches"] = [c.witches[w].id for w in p.coven]
         row["spells"] = [c.spells[sp.idx].id for sp in p.spells]

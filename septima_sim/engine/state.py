@@ -36,16 +36,23 @@ class Player:
     """Everything public about one seat. Book of Divination goals are private and live in ``Game.goals``."""
 
     __slots__ = (
+        "ability",
+        "animal_turns",
+        "animals",
+        "animals_used",
         "brewed",
         "captures",
         "charms",
         "colour",
         "coven",
+        "covered",
         "crowd",
         "discard",
+        "form",
         "hand",
         "healed",
         "hunter_rolls",
+        "in_animal",
         "ingredients_gained",
         "matches_players",
         "matches_septima",
@@ -59,6 +66,7 @@ class Player:
         "ritual_col",
         "ritual_row",
         "seat",
+        "shapeshifts",
         "spells",
         "spells_gained",
         "src",
@@ -98,6 +106,15 @@ class Player:
         self.ritual_col = 0
         self.ribbons = 0  # bitmask of ribbon rows entered
         self.mirror = -1  # witch borrowed by the Magic Mirror this season
+        # Shapeshifting module
+        self.animals: list[int] = []  # the two animal tiles of the player's colour
+        self.form = -1  # animal index, -1 = human form
+        self.covered = -1  # witch covered by the animal tile
+        self.in_animal = False  # started this moon phase in animal form (S3)
+        self.ability = ""  # animal ability in force this turn
+        self.shapeshifts = 0
+        self.animal_turns = 0
+        self.animals_used: list[int] = []
         # statistics
         self.overflows = 0
         self.captures = 0

@@ -1,0 +1,148 @@
+"""Test helpers: a scripted policy, a dice stub and small builders that put a game exactly where a rule applies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from septima_sim.content import Content
+from septima_sim.engine.config import GameConfig
+from septima_sim.engine.decisions import Decision, Kind
+from septima_sim.engine.game import Game
+from septima_sim.engine.state import Player
+
+Rule = Callable[[Decision, object], object]
+"""A scripted answer: given the decision and the seat's view, return the chosen option's value (not its index)."""
+
+_DECLINE = (-1, "", (-1, -1))
+
+
+def default_choice(decision: Decision, view: object) -> object:
+    """The most passive legal option: stay put, decline, do not reroll; otherwise the first option."""
+    opts = decision.options
+    if decision.kind in (Kind.MOVE, Kind.PREMOVE):
+        here = view.me.vertex  # type: ignore[attr-defined]
+        if here in opts:
+            return here
+    if decision.kind == Kind.CHARM_REROLL:
+        return 0
+    for d in _DECLINE:
+        if d in opts:
+            return d
+    return opts[0]
+
+
+def first_active(decision: Decision, view: object) -> object:
+    """The first option that is not a 'stop/decline' sentinel."""
+    return next(o for o in decision.options if o not in _DECLINE)
+
+
+class Scripted:
+    """A deterministic policy: per decision kind a fixed value or a rule; everything else ``default_choice``.
+
+    Every decision asked is logged in ``log`` (single-option decisions are never asked, by the engine's design)."""
+
+    name = "scripted"
+
+    def __init__(self, **rules: object) -> None:
+        self.rules: dict[str, object] = rules
+        self.log: list[Decision] = []
+        self.seat = -1
+
+    def reset(self, seat: int, rng: object) -> None:
+        self.seat = seat
+
+    def choose(self, decision: Decision, view: object) -> int:
+        self.log.append(decision)
+        rule = self.rules.get(decision.kind, default_choice)
+        value = rule(decision, view) if callable(rule) else rule
+        return decision.options.index(value)  # ValueError (test failure) if the scripted value is illegal
+
+    def asked(self, kind: str) -> list[Decision]:
+        return [d for d in self.log if d.kind == kind]
+
+
+class Dice:
+    """Stands in for ``Game.rng_dice``: ``randrange`` returns the scripted face indices in order."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+        self.calls = 0
+
+    def randrange(self, n: int) -> int:
+        self.calls += 1
+        face = self.faces.pop(0)
+        assert 0 <= face < n
+        return face
+
+
+def make_game(
+    content: Content,
+    players: int = 2,
+    mode: str = "full",
+    seed: int = 0,
+    policies: Sequence[Scripted] | None = None,
+    isolate: bool = True,
+) -> Game:
+    """A set-up game with scripted policies. ``isolate`` empties covens and removes buildings so that no witch or
+    building ability interferes with the rule under test."""
+    pols = list(policies) if policies is not None else [Scripted() for _ in range(players)]
+    g = Game(GameConfig(players=players, mode=mode), content, pols, seed)
+    g.setup()
+    for policy in pols:
+        policy.log.clear()  # setup decisions (draft, start vertex) are not part of the rule under test
+    if isolate:
+        for p in g.players:
+            p.coven = []
+        g.buildings = {}
+    return g
+
+
+def pol(g: Game, seat: int) -> Scripted:
+    policy = g.policies[seat]
+    assert isinstance(policy, Scripted)
+    return policy
+
+
+def area(g: Game, area_id: str) -> int:
+    return g.board.area_by_id[area_id]
+
+
+def vertex_of(g: Game, *area_ids: str) -> int:
+    """The vertex whose surrounding areas are exactly the named ones."""
+    want = {area(g, a) for a in area_ids}
+    for v, areas in enumerate(g.board.vertex_areas):
+        if set(areas) == want:
+            return v
+    raise AssertionError(f"no vertex touches exactly {area_ids}")
+
+
+def place(g: Game, p: Player, vertex: int) -> None:
+    """Put a leader on a vertex, moving any other leader standing there to a far free vertex."""
+    for q in g.players:
+        if q is not p and q.vertex == vertex:
+            far = max(
+                (v for v in range(g.board.n_vertices) if v not in g.occupied and v != vertex),
+                key=lambda v: (g.board.dist[vertex][v], -v),
+            )
+            g.move_to(q, far)
+    g.move_to(p, vertex)
+
+
+def action(g: Game, action_id: str) -> int:
+    return g.action_index[action_id]
+
+
+def witch(g: Game, witch_id: str) -> int:
+    return next(i for i, w in enumerate(g.content.witches) if w.id == witch_id)
+
+
+def spell(g: Game, spell_id: str) -> int:
+    return next(i for i, s in enumerate(g.content.spells) if s.id == spell_id)
+
+
+def disease(g: Game, disease_id: str) -> int:
+    return next(i for i, d in enumerate(g.content.diseases) if d.id == disease_id)
+
+
+def goal(g: Game, goal_id: str) -> int:
+    return next(i for i, gl in enumerate(g.content.goals) if gl.id == goal_id)
