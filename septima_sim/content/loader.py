@@ -12,6 +12,7 @@ from typing import Any
 
 from septima_sim.content.model import (
     ANIMAL_ABILITIES,
+    WIDOW_EFFECTS,
     EFFECT_KINDS,
     INGREDIENTS,
     PASSIVE_KINDS,
@@ -29,6 +30,8 @@ from septima_sim.content.model import (
     Ritual,
     Rules,
     Spell,
+    Tribulation,
+    Widow,
     Witch,
 )
 
@@ -47,7 +50,10 @@ _ITEM_TABLES = {
     "building": ("buildings", "buildings.toml"),
     "goal": ("goals", "goals.toml"),
     "animal": ("animals", "animals.toml"),
+    "widow_card": ("widow_cards", "widow.toml"),
+    "tribulation": ("tribulations", "widow.toml"),
 }
+_ITEM_KEYS = {"patient": "disease", "widow_card": "action"}  # the field that identifies an item (default: id)
 _FILES = (
     "rules.toml",
     "ingredients.toml",
@@ -61,6 +67,7 @@ _FILES = (
     "buildings.toml",
     "goals.toml",
     "animals.toml",
+    "widow.toml",
 )
 
 
@@ -119,7 +126,7 @@ def content_tree(content_dir: Path | None = None) -> dict[str, Any]:
             for table, items in data.items():
                 if table in _ITEM_TABLES:
                     ns, _ = _ITEM_TABLES[table]
-                    key = "disease" if table == "patient" else "id"
+                    key = _ITEM_KEYS.get(table, "id")
                     tree[ns] = _keyed(items, key, file, table)
                     tree["_files"][ns] = file
                 else:
@@ -307,6 +314,7 @@ class _Builder:
         )
         goals = self.goals()
         animals = self.animals(action_ids)
+        widow = self.widow(action_ids)
         players_max = max(rules.patients_on_board)
         if len(witches) < rules.witches_dealt * players_max + 4 + 1:
             raise self.fail("witches", "*", f"{len(witches)} witches are too few for {players_max} players")
@@ -332,6 +340,7 @@ class _Builder:
             buildings=buildings,
             goals=goals,
             animals=animals,
+            widow=widow,
             hash=_hash(self.tree),
             provenance=self.provenance,
         )
@@ -604,3 +613,49 @@ class _Builder:
                 )
             )
         return tuple(out)
+
+    def widow(self, actions: set[str]) -> Widow:
+        """The Black Widow automa (W1-W4): numbers, her effect per action marker, the Tribulations."""
+        self.count("widow", str(self.tree.get("widow", {}).get("provenance", "")) or "missing")
+        cards: dict[str, tuple[Effect, ...]] = {}
+        for action, item in self.items("widow_cards").items():
+            if action not in actions:
+                raise self.fail("widow_cards", action, f"unknown action {action!r}")
+            effects = []
+            for raw in item.get("effects", []):
+                kind = raw.get("effect") if isinstance(raw, dict) else None
+                if kind not in WIDOW_EFFECTS:
+                    raise self.fail("widow_cards", f"{action}.effects", f"unknown Widow effect {kind!r}")
+                effects.append(Effect(kind, int(raw.get("amount", 1))))
+            cards[action] = tuple(effects)
+        tribulations = []
+        for i, t in self.items("tribulations").items():
+            basic = t.get("basic", {})
+            for cond in (t, basic) if basic else (t,):
+                if cond.get("stat") not in STATS:
+                    raise self.fail("tribulations", f"{i}.stat", f"unknown statistic {cond.get('stat')!r}")
+                if cond.get("op") not in (">=", "<="):
+                    raise self.fail("tribulations", f"{i}.op", "must be >= or <=")
+            tribulations.append(
+                Tribulation(
+                    i,
+                    str(t.get("name", i)),
+                    (t["stat"], t["op"], int(t.get("value", 0))),
+                    (basic["stat"], basic["op"], int(basic.get("value", 0))) if basic else None,
+                    t["provenance"],
+                )
+            )
+        g = self.get
+        return Widow(
+            suspicion_start=g("widow", "suspicion_start", minimum=None),
+            match_suspicion=g("widow", "match_suspicion"),
+            citizens=g("widow", "citizens"),
+            spiders=g("widow", "spiders"),
+            spider_steps=g("widow", "spider_steps"),
+            spider_suspicion=g("widow", "spider_suspicion"),
+            trial_win_wisdom=g("widow", "trial_win_wisdom"),
+            needed=g("widow", "tribulations_needed"),
+            needed_shapeshifting=g("widow", "tribulations_needed_shapeshifting"),
+            cards=cards,
+            tribulations=tuple(tribulations),
+        )

@@ -55,6 +55,8 @@ STATS: frozenset[str] = frozenset(
         "potions",
         "captures",
         "ingredients_gained",
+        "goals_scored",
+        "wisdom_lead",  # Wisdom minus the Black Widow's (solo)
     }
 )
 """Player statistics that goals and scoring spells can read."""
@@ -79,6 +81,49 @@ class Ability:
     passive: str = ""  # passive modifier name
     amount: int = 0
     amount2: int = 0  # second parameter (trial_recall: after_picks)
+
+
+WIDOW_EFFECTS: frozenset[str] = frozenset(
+    {
+        "widow_wisdom",  # amount: Widow Wisdom
+        "chase",  # amount: steps her leader moves toward the player's leader
+        "take_patient",  # the lowest-numbered patient leaves the board
+        "widow_suspicion",  # amount (negative lowers)
+        "widow_citizen",  # amount: Widow citizens to the crowd
+        "widow_plead",  # amount: Widow citizens into the first trial chamber
+        "repeat_last",  # her previous card's effects again
+        "block_ritual",  # her marker climbs the ritual track and blocks the cell it stands on
+    }
+)
+"""Effects of the Black Widow's action markers (solo, W2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tribulation:
+    """A solo end-of-game condition (W4): ``check`` = (stat, op, value); ``basic`` replaces it in Basic mode."""
+
+    id: str
+    name: str
+    check: tuple[str, str, int]
+    basic: tuple[str, str, int] | None
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Widow:
+    """The Black Widow automa of solo mode (W1-W4)."""
+
+    suspicion_start: int
+    match_suspicion: int
+    citizens: int
+    spiders: int
+    spider_steps: int
+    spider_suspicion: int
+    trial_win_wisdom: int
+    needed: int
+    needed_shapeshifting: int
+    cards: dict[str, tuple[Effect, ...]]
+    tribulations: tuple[Tribulation, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,5 +324,6 @@ class Content:
     buildings: tuple[Building, ...]
     goals: tuple[Goal, ...]
     animals: tuple[Animal, ...]
+    widow: Widow
     hash: str
     provenance: dict[str, dict[str, int]] = field(default_factory=dict)  # file -> tag -> count

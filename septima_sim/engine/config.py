@@ -14,7 +14,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """Rules configuration of one game. ``players = 1`` is solo against the Black Widow (module pending)."""
+    """Rules configuration of one game. ``players = 1`` is solo against the Black Widow."""
 
     players: int = 4
     mode: str = "full"  # "full" | "basic"
@@ -28,8 +28,6 @@ class GameConfig:
             raise ConfigError(f"mode must be 'full' or 'basic', got {self.mode!r}")
         if (self.shapeshifting or self.omens) and self.mode != "full":
             raise ConfigError("Shapeshifting and Omens are playable with the Full game only")
-        if self.players == 1:
-            raise ConfigError("solo mode (players = 1, the Black Widow) is not implemented yet")
         if self.omens:
             raise ConfigError("the Omens module is not implemented yet")
         return self

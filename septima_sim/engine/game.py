@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
-from septima_sim.engine import actions, effects, potions, ritual, scoring, shapeshifting, trials
+from septima_sim.engine import actions, effects, potions, ritual, scoring, shapeshifting, trials, widow
 from septima_sim.engine.board import REGIONS, Board
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
@@ -60,6 +60,9 @@ class Game:
         self.full = config.full
         self.seed = seed
         self.sink = sink
+        self.solo = config.players == 1
+        self.widow: widow.WidowState | None = None  # the Black Widow in solo mode (W1-W4)
+        self.widow_first = False  # solo: the Widow holds the start player token this season
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)
@@ -242,6 +245,8 @@ class Game:
         for s in range(self.n):
             if s != seat and self.played[s] >= 0 and icon[self.played[s]] == mine:
                 others += 1
+        if self.widow is not None and icon[self.widow.card] == mine:  # W1: matching the Widow = a player
+            others += 1
         return others, mine == self.septima_right
 
     # ------------------------------------------------------------------------------------------------ setup
@@ -301,6 +306,8 @@ class Game:
         for s in reversed(self.order):
             opts = [v for v in self.board.edge_vertices if v not in self.occupied]
             self.move_to(self.players[s], self.ask(Kind.START_VERTEX, s, opts))
+        if self.solo:
+            widow.setup(self)
 
     def fill_patients(self) -> None:
         """B9 step 3: draw patients until the board holds 4/5/6, each on its flag's lowest free space."""
@@ -352,6 +359,8 @@ class Game:
             patient.angry = 1
         self.fill_patients()
         self.prepare_septima()
+        if self.widow is not None:
+            widow.shuffle_markers(self)
 
     def moon_phase(self) -> None:
         """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
@@ -370,9 +379,15 @@ class Game:
             players[s].hand[card] = False
             if self.shapeshifting:
                 shapeshifting.reveal(self, players[s], card)
+        if self.widow is not None:
+            widow.reveal(self)
         self.step = "resolve"
+        if self.widow is not None and self.widow_first:
+            widow.resolve(self)
         for s in self.order:
             self.resolve_turn(players[s])
+        if self.widow is not None and not self.widow_first:
+            widow.resolve(self)
         self.step = "hunter"
         for s in self.order:
             self.hunter_roll(players[s])
@@ -517,6 +532,8 @@ class Game:
                 sp.used_turn = -1
         if self.shapeshifting:
             shapeshifting.turn_back_step(self)
+        if self.widow is not None:
+            widow.end_turn(self)
         for h in range(len(self.hunter_active)):
             self.hunter_active[h] = True
         for space in [s for s, pt in self.patients.items() if pt.healed_by]:
@@ -541,6 +558,7 @@ class Game:
                 self.hunter_active.append(True)
         self.start_player = (self.start_player + 1) % self.n
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
+        self.widow_first = not self.widow_first  # solo: the token passes between the player and the Widow
         for p in self.players:
             if not self.shapeshifting:  # S6: with Shapeshifting, step 4 is skipped for everyone
                 for card in p.discard:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import effects
+from septima_sim.engine import effects, widow
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.state import SpellCard
 
@@ -116,6 +116,8 @@ def _advance(g: Game, p: Player) -> bool:
         g.gain_wisdom(p, g.rules.ritual_top_wisdom, "ritual")
         return True
     target = p.ritual_row + 1
+    if g.widow is not None and widow.blocks(g, target, p.ritual_col):  # solo: her marker blocks its cell
+        return False
     ribbon = track.ribbons.get(target)
     if ribbon is not None and ribbon[0] > 0:
         for _ in range(ribbon[0]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from septima_sim.engine import widow
 from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
 
 if TYPE_CHECKING:
@@ -41,6 +42,10 @@ def stat(g: Game, p: Player, name: str) -> int:
         return p.captures
     if name == "ingredients_gained":
         return p.ingredients_gained
+    if name == "goals_scored":
+        return len(g.goals_scored[p.seat])
+    if name == "wisdom_lead":
+        return p.wisdom - g.widow.wisdom if g.widow is not None else 0
     raise KeyError(name)
 
 
@@ -91,11 +96,26 @@ def ranking(g: Game) -> tuple[list[int], list[int]]:
     return winners, ranks
 
 
+def solo_outcome(g: Game) -> tuple[list[str], bool]:
+    """W4: the Tribulations the player met and whether that is enough to win (8, or 7 with Shapeshifting)."""
+    met = widow.tribulations(g, g.players[0])
+    if g.sink is not None:
+        for t in g.content.widow.tribulations:
+            g.emit("tribulation", 0, detail=f"{t.id} {'met' if t.id in met else 'failed'}")
+    return met, len(met) >= widow.needed(g)
+
+
 def final_result(g: Game) -> GameResult:
     score_end(g)
-    winners, ranks = ranking(g)
-    scores = sorted((p.wisdom for p in g.players), reverse=True)
     c = g.content
+    met: list[str] = []
+    if g.widow is not None:
+        met, won = solo_outcome(g)
+        winners, ranks = ([0], [1]) if won else ([], [2])
+        scores = [g.players[0].wisdom, g.widow.wisdom]
+    else:
+        winners, ranks = ranking(g)
+        scores = sorted((p.wisdom for p in g.players), reverse=True)
     game = {
         "seed": g.seed,
         "players": g.n,
@@ -107,7 +127,7 @@ def final_result(g: Game) -> GameResult:
         "omen_halves": [],
         "winner_seats": winners,
         "winning_score": scores[0],
-        "margin": scores[0] - scores[1] if len(scores) > 1 else 0,
+        "margin": scores[0] - scores[1],
         "tie": len(winners) > 1,
         "turns": len(g.rules.seasons) * g.rules.turns_per_season,
         "decisions": g.decisions,
@@ -115,6 +135,12 @@ def final_result(g: Game) -> GameResult:
         "buildings": sorted(c.buildings[b].id for b in g.buildings.values()),
         "rules_version": RULES_VERSION,
         "content_hash": c.hash,
+        "tribulations_met": len(met) if g.widow is not None else None,
+        "tribulations": met,
+        "tribulations_failed": [t.id for t in c.widow.tribulations if t.id not in met] if g.widow is not None else [],
+        "widow_wisdom": g.widow.wisdom if g.widow is not None else None,
+        "widow_suspicion": g.widow.suspicion if g.widow is not None else None,
+        "solo_won": bool(winners) if g.widow is not None else None,
     }
     players = []
     for p in g.players:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from septima_sim.engine import crowd, effects
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.widow import WIDOW_TOKEN
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -56,6 +57,10 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
     for p in g.players:
         bag.extend([p.seat] * p.crowd)
         p.crowd = 0
+    w = g.widow
+    if w is not None:  # solo: the Widow's citizens count as angry for the player (W2)
+        bag.extend([WIDOW_TOKEN] * w.crowd)
+        w.crowd = 0
     g.crowd_neutral = g.crowd_angry = 0
     chamber = list(seated)
     free = max(0, g.rules.trial_seats[g.n] - len(chamber))
@@ -69,7 +74,7 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
     for token in chamber:
         if token >= 0:
             loyal[token] += 1
-        elif token == ANGRY:
+        elif token != NEUTRAL:  # angry, or a Widow citizen
             angry += 1
     acquitted = sum(loyal) > angry
     winner = -1
@@ -84,6 +89,8 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             g.players[token].crowd += 1
         elif token == NEUTRAL:
             g.crowd_neutral += 1
+        elif token == WIDOW_TOKEN:
+            w.crowd += 1  # type: ignore[union-attr]
         else:
             g.crowd_angry += 1
     if winner >= 0:
@@ -109,6 +116,9 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
         p.supply += back
     else:
         g.witch_box.append(witch)
+        if w is not None and WIDOW_TOKEN in chamber:  # solo: a conviction with her citizen seated is her win
+            w.trials_won += 1
+            w.wisdom += g.content.widow.trial_win_wisdom
     if g.sink is not None:
         g.emit(
             "trial",

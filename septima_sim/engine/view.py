@@ -7,13 +7,26 @@ spells, goals, Septima markers) and the contents of the citizens' bag during a t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from septima_sim.content.model import Content
     from septima_sim.engine.board import Board
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Patient, Player
+
+
+class WidowView(NamedTuple):
+    """What a player sees of the Black Widow (solo)."""
+
+    vertex: int
+    suspicion: int
+    wisdom: int
+    card: int  # marker revealed this turn (-1 before the reveal)
+    last: int
+    spiders: tuple[int, ...]
+    crowd: int
+    ritual_row: int
 
 
 class PlayerView:
@@ -125,3 +138,11 @@ class PlayerView:
     @property
     def potion_supply(self) -> tuple[int, ...]:
         return tuple(self._game.potion_supply)
+
+    @property
+    def widow(self) -> WidowView | None:
+        """Solo: the Black Widow's public state (her marker deck order stays hidden)."""
+        w = self._game.widow
+        if w is None:
+            return None
+        return WidowView(w.vertex, w.suspicion, w.wisdom, w.card, w.last, tuple(w.spiders), w.crowd, w.ritual_row)
