@@ -43,26 +43,121 @@ ContentOpt = Annotated[Path | None, typer.Option("--content", help="Content pack
 
 @app.command(
     epilog="Examples:\n\n  septima-sim play --players 3 --seed 7\n\n"
-    "  septima-sim play --mode basic --format jsonl > game.jsonl"
+    "  septima-sim play --mode basic --format jsonl > game.jsonl\n\n"
+    "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17"
 )
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-4.")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed; the same seed gives the same game.")] = 1,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
+    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
+    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module (random Omen deck).")] = False,
     fmt: Annotated[
         str, typer.Option("--format", help="text (readable account) or jsonl (one event per line).")
     ] = "text",
     content: ContentOpt = None,
+    replay: Annotated[
+        Path | None, typer.Option("--replay", help="Run directory to replay a game from (with --game).")
+    ] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", help="CELL:INDEX of the game to replay (cell ids: the run's games/).")
+    ] = None,
 ) -> None:
-    """Play one seeded game with random players and print it turn by turn."""
+    """Play one seeded game with random players and print it turn by turn (or replay a game of a run)."""
     from septima_sim.players import RandomPolicy
     from septima_sim.playout import play_one
 
     if fmt not in ("text", "jsonl"):
         raise UserError(f"--format must be text or jsonl, got {fmt!r}")
-    config = GameConfig(players=players, mode=mode).validate()
+    if replay is not None or game is not None:
+        from septima_sim.runner import RunError
+        from septima_sim.runner import replay as replay_game
+
+        cell, _, index = (game or "").rpartition(":")
+        if replay is None or not cell or not index.isdigit():
+            raise UserError("replaying needs --replay RUN_DIR and --game CELL:INDEX (e.g. p4-full-...:17)")
+        try:
+            config, pack, policies, game_seed = replay_game(replay, cell, int(index))
+        except RunError as exc:
+            raise UserError(str(exc)) from None
+        play_one(config, pack, policies, game_seed, fmt, typer.echo)
+        return
+    config = GameConfig(players=players, mode=mode, shapeshifting=shapeshifting, omens=omens).validate()
     pack = load_content(content)
     play_one(config, pack, [RandomPolicy() for _ in range(players)], seed, fmt, typer.echo)
+
+
+@app.command(
+    epilog="Examples:\n\n  septima-sim run                                  (configs/default.toml)\n\n"
+    "  septima-sim run configs/ci.toml --games 200 --jobs 2 --out runs/ci\n\n"
+    "  septima-sim run my.toml --events --seed 7\n\n"
+    "  septima-sim run --resume runs/ci\n\n"
+    "  septima-sim run my.toml --backend dask --scheduler tcp://head:8786"
+)
+def run(
+    config: Annotated[
+        Path | None, typer.Argument(help="Experiment config (TOML); default: configs/default.toml.")
+    ] = None,
+    games: Annotated[int | None, typer.Option("--games", "-n", help="Games per cell (overrides the file).")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Run directory (default: runs/<name>-<time>).")
+    ] = None,
+    events: Annotated[bool, typer.Option("--events", help="Also log every engine event (events/ table).")] = False,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Root seed (overrides the file).")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="local (loky processes) or dask.")] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address; default: a local cluster.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Finish an interrupted run directory (no game lost or doubled).")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing run directory.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary table.")] = False,
+    content: ContentOpt = None,
+    debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
+) -> None:
+    """Play an experiment matrix in parallel and write Parquet logs (exit 3 if some games raised)."""
+    from rich.console import Console
+
+    from septima_sim import runner
+    from septima_sim.experiment import ExperimentError, default_config, load_experiment
+
+    DEBUG["on"] = DEBUG["on"] or debug
+    if games is not None and games <= 0:
+        raise UserError(f"--games must be a positive number of games per cell, got {games}")
+    if jobs is not None and jobs == 0:
+        raise UserError("--jobs must be a positive number of processes (or negative: all cores but N-1)")
+    console = Console(stderr=True)
+    try:
+        if resume is not None:
+            if config is not None or games is not None or seed is not None or events or force or out or content:
+                raise UserError("--resume continues a run as it was configured: give only RUN_DIR and --jobs/--backend")
+            exp, manifest = runner.open_for_resume(resume)
+            run_dir = resume
+        else:
+            exp = load_experiment(config or default_config(), games=games, seed=seed, content=content)
+            run_dir = out or runner.default_run_dir(exp.config.name)
+            if run_dir.exists() and not force:
+                raise UserError(f"output directory {run_dir} exists (use --resume {run_dir} or --force)")
+        with runner.parallel_backend(backend, jobs, scheduler) as where:
+            if resume is None:
+                manifest = runner.create_run_dir(exp, run_dir, force=force, events=events)
+            if not quiet:
+                cells = len(exp.cells)
+                console.print(f"run {run_dir}: {cells} cell(s) x {exp.config.games_per_cell:,} games ({where})")
+            summary = runner.execute(exp, run_dir, manifest, backend=backend, console=console, quiet=quiet)
+    except (ExperimentError, runner.RunError) as exc:
+        raise UserError(str(exc)) from None
+    except runner.RunInterrupted as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(130) from None
+    if not quiet:
+        console.print(runner.summary_table(summary))
+    typer.echo(f"{summary.run_dir}")
+    if summary.errors:
+        typer.echo(f"{summary.errors} game(s) raised: see {summary.run_dir / 'errors'}", err=True)
+        raise typer.Exit(3)
 
 
 @app.command(epilog="Examples:\n\n  septima-sim rules\n\n  septima-sim rules --content my-pack/")
@@ -73,10 +168,114 @@ def rules(content: ContentOpt = None) -> None:
     typer.echo(summary(load_content(content)))
 
 
+@app.command(
+    epilog="Examples:\n\n  septima-sim report runs/default-20260101-120000\n\n"
+    "  septima-sim report runs/new --out reports/new --tolerance 1.5\n\n"
+    "  septima-sim report runs/new --compare runs/old        (deltas new vs old, paired where seeds match)"
+)
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="Run directory written by `septima-sim run`.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Report folder (default: RUN_DIR/report).")] = None,
+    compare: Annotated[
+        Path | None, typer.Option("--compare", help="Another run: add its deltas against this one.")
+    ] = None,
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="Seat band: fair share ± this many percentage points.")
+    ] = 2.0,
+) -> None:
+    """Write the designer's report of a run: report.html (self-contained), summary.md, charts/ and tables/."""
+    from septima_sim.analysis import RunDataError, Settings
+    from septima_sim.report import build_report
+
+    if not 0 < tolerance < 100:
+        raise UserError(f"--tolerance must be between 0 and 100 percentage points, got {tolerance}")
+    try:
+        written = build_report(run_dir, out, compare, Settings(seat_tolerance=tolerance / 100))
+    except RunDataError as exc:
+        raise UserError(str(exc)) from None
+    for line in written.headlines:
+        typer.echo(f"- {line}")
+    typer.echo(str(written.html))
+
+
+@app.command(
+    epilog="Examples:\n\n  septima-sim baseline configs/ci.toml --out tests/baselines/ci-baseline.json --jobs 2\n\n"
+    "  septima-sim baseline my.toml --out baselines/my.json --games 5000 --seed 7\n\n"
+    "Regenerate the baseline whenever the engine or content changes on purpose; `check` replays its seeds."
+)
+def baseline(
+    config: Annotated[Path, typer.Argument(help="Experiment config (TOML) to play, e.g. configs/ci.toml.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Baseline file to write (JSON).")],
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    games: Annotated[int | None, typer.Option("--games", "-n", help="Games per cell (overrides the file).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Root seed (overrides the file).")] = None,
+    content: ContentOpt = None,
+) -> None:
+    """Play a config and write a compact balance baseline (per-game outcomes, seeds, content hash) for `check`."""
+    from septima_sim import regression
+
+    if (games is not None and games <= 0) or jobs == 0:
+        raise UserError("--games and --jobs must be positive")
+    try:
+        played = regression.baseline(config, out, jobs, games=games, seed=seed, content=content)
+    except regression.RegressionInputError as exc:
+        raise UserError(str(exc)) from None
+    if played.errors:
+        typer.echo(f"{played.errors} game(s) raised, no baseline written; first: {played.first_error}", err=True)
+        raise typer.Exit(3)
+    typer.echo(f"{out}: {sum(f.height for f in played.outcomes.values()):,} games in {len(played.outcomes)} cell(s)")
+
+
+@app.command(
+    epilog="Examples:\n\n  septima-sim check --baseline tests/baselines/ci-baseline.json --jobs 2\n\n"
+    "  septima-sim check --baseline b.json --tolerance my-tolerances.toml --junit balance.xml\n\n"
+    "  septima-sim check --baseline b.json --sequential --content my-pack/\n\n"
+    "Exit codes: 0 within tolerance, 1 balance shift (or inconclusive with --strict), 2 bad input, 3 games failed. "
+    "The Markdown table is also appended to $GITHUB_STEP_SUMMARY when set."
+)
+def check(
+    baseline: Annotated[Path, typer.Option("--baseline", "-b", help="Baseline file written by `baseline`.")],
+    tolerance: Annotated[
+        Path | None, typer.Option("--tolerance", "-t", help="TOML tolerances layered over the shipped defaults.")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    sequential: Annotated[
+        bool, typer.Option("--sequential", help="Play in batches; stop once no metric is inconclusive.")
+    ] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Inconclusive metrics fail the check too.")] = False,
+    junit: Annotated[Path | None, typer.Option("--junit", help="Also write JUnit XML (one case per metric).")] = None,
+    content: ContentOpt = None,
+) -> None:
+    """Replay a baseline's seeds on the current code and content; fail on a real balance shift, pass on noise."""
+    from septima_sim import regression
+
+    if jobs == 0:
+        raise UserError("--jobs must be a positive number of processes (or negative: all cores but N-1)")
+
+    def progress(look: int, looks: int, rows: list[regression.Row]) -> None:
+        if looks > 1:
+            open_ = sum(r.verdict == "inconclusive" for r in rows)
+            typer.echo(f"look {look}/{looks}: {open_} metric(s) inconclusive", err=True)
+
+    try:
+        result = regression.check(
+            baseline, tolerance, jobs, sequential, strict=strict, content=content, on_look=progress
+        )
+    except regression.RegressionInputError as exc:
+        raise UserError(str(exc)) from None
+    text = regression.markdown(result)
+    typer.echo(text)
+    regression.append_step_summary(text)
+    if junit is not None:
+        regression.write_junit(result, junit)
+    if result.exit_code:
+        raise typer.Exit(result.exit_code)
+
+
 def main() -> None:
     """Console entry point: maps bad input to exit code 2 with a one-line message."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # a command's typer.Exit(n) comes back as n here
     except (UserError, ConfigError, ContentError) as exc:
         if DEBUG["on"]:
             raise
@@ -97,6 +296,8 @@ def main() -> None:
             raise
         typer.echo(f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True)
         sys.exit(1)
+    if isinstance(code, int) and code:
+        sys.exit(code)
 
 
 if __name__ == "__main__":

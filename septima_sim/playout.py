@@ -28,6 +28,8 @@ def _text(e: dict) -> str:
             f"wisdom {e['wisdom_before']}->{e['wisdom_after']}, suspicion {e['suspicion_before']}->"
             f"{e['suspicion_after']}"
         )
+    if kind == "omen":
+        return f"{head} {e['omen']} ({e['omen_half']}); {e['detail']}"
     if kind == "suspicion":
         return f"{head} {e['detail']}: {e['suspicion_before']}->{e['suspicion_after']}"
     return f"{head} {e.get('detail') or ''}".rstrip()

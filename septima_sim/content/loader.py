@@ -12,11 +12,13 @@ from typing import Any
 
 from septima_sim.content.model import (
     ANIMAL_ABILITIES,
-    WIDOW_EFFECTS,
     EFFECT_KINDS,
     INGREDIENTS,
+    OMEN_HOOKS,
+    OMEN_PARAM_KINDS,
     PASSIVE_KINDS,
     STATS,
+    WIDOW_EFFECTS,
     Ability,
     Action,
     Animal,
@@ -26,6 +28,8 @@ from septima_sim.content.model import (
     Disease,
     Effect,
     Goal,
+    Omen,
+    OmenHalf,
     Potion,
     Ritual,
     Rules,
@@ -68,6 +72,7 @@ _FILES = (
     "goals.toml",
     "animals.toml",
     "widow.toml",
+    "omens.toml",
 )
 
 
@@ -122,6 +127,14 @@ def content_tree(content_dir: Path | None = None) -> dict[str, Any]:
                 str(r["row"]): {k: v for k, v in r.items() if k != "row"} for r in data.get("ribbon", [])
             }
             tree["_files"]["ritual"] = file
+        elif file == "omens.toml":  # numbers at the top, cards keyed by id beside them: omens.threshold.4, omens.<id>
+            omens = {k: v for k, v in data.items() if k != "omen"}
+            for ident, card in _keyed(data.get("omen", []), "id", file, "omen").items():
+                if ident in omens:
+                    raise ContentError(f"{file}: omen.{ident}: an Omen id may not be a table key")
+                omens[ident] = card
+            tree["omens"] = omens
+            tree["_files"]["omens"] = file
         else:
             for table, items in data.items():
                 if table in _ITEM_TABLES:
@@ -314,6 +327,7 @@ class _Builder:
         )
         goals = self.goals()
         animals = self.animals(action_ids)
+        omens, threshold, deck_size = self.omens(action_ids, {w.id for w in witches})
         widow = self.widow(action_ids)
         players_max = max(rules.patients_on_board)
         if len(witches) < rules.witches_dealt * players_max + 4 + 1:
@@ -343,6 +357,9 @@ class _Builder:
             widow=widow,
             hash=_hash(self.tree),
             provenance=self.provenance,
+            omens=omens,
+            omen_threshold=threshold,
+            omen_deck_size=deck_size,
         )
 
     def rules(self) -> Rules:
@@ -423,7 +440,9 @@ class _Builder:
             hunter_enter_seasons=tuple(g("hunters", "enter_seasons", list)),
             lunar_extra_icons=g("lunar", "extra_icons"),
             crystal_supply=g("crystal", "supply", minimum=1),
-            shapeshift_bonus_suspicion=int(self.tree.get("actions", {}).get("shapeshift", {}).get("bonus_suspicion", 0)),
+            shapeshift_bonus_suspicion=int(
+                self.tree.get("actions", {}).get("shapeshift", {}).get("bonus_suspicion", 0)
+            ),
         )
 
     def diseases(self) -> tuple[Disease, ...]:
@@ -659,3 +678,61 @@ class _Builder:
             cards=cards,
             tribulations=tuple(tribulations),
         )
+
+    def omens(self, actions: set[str], witches: set[str]) -> tuple[tuple[Omen, ...], dict[int, int], int]:
+        """The Omen cards (O1), the dark-half threshold per player count (O3) and the deck size."""
+        table = self.tree.get("omens", {})
+        self.count("omens", str(table.get("provenance", "")) or "missing")
+        threshold = {int(k): v for k, v in self.get("omens", "threshold", dict).items()}
+        if sorted(threshold) != [1, 2, 3, 4] or any(not isinstance(v, int) or v < 0 for v in threshold.values()):
+            raise self.fail("omens", "threshold", "needs a non-negative total for 1, 2, 3 and 4 players")
+        deck_size = self.get("omens", "deck_size", minimum=1)
+        cards = []
+        for i, c in table.items():
+            if not isinstance(c, dict) or i == "threshold":
+                continue
+            self.count("omens", str(c.get("provenance", "")) or "missing")
+            bright, dark = (self.omen_half(f"{i}.{side}", c.get(side), actions, witches) for side in ("bright", "dark"))
+            cards.append(Omen(i, str(c.get("name", i)), bright, dark, bool(c.get("sabbath", False)), c["provenance"]))
+        for c in cards:  # the Sabbath's hooks resolve at once at the game end; the others act during a season
+            for side, half in (("bright", c.bright), ("dark", c.dark)):
+                if half.hook.startswith("sabbath_") != c.sabbath:
+                    rule = "the Sabbath needs a sabbath_* hook" if c.sabbath else "sabbath_* hooks are the Sabbath's"
+                    raise self.fail("omens", f"{c.id}.{side}.effect", f"{half.hook!r}: {rule}")
+        sabbaths = sum(c.sabbath for c in cards)
+        if sabbaths != 1:
+            raise self.fail("omens", "*", f"needs exactly one Witches' Sabbath (sabbath = true), got {sabbaths}")
+        if len(cards) - 1 < deck_size:
+            raise self.fail("omens", "deck_size", f"{deck_size} cards above the Sabbath, but {len(cards) - 1} cards")
+        return tuple(cards), threshold, deck_size
+
+    def omen_half(self, key: str, raw: Any, actions: set[str], witches: set[str]) -> OmenHalf:
+        """One half: `effect` names a hook of OMEN_HOOKS; its parameters are checked by kind."""
+        if not isinstance(raw, dict):
+            raise self.fail("omens", key, "missing (every Omen card has a bright and a dark half)")
+        hook = raw.get("effect")
+        if hook not in OMEN_HOOKS:
+            near = difflib.get_close_matches(str(hook), sorted(OMEN_HOOKS), n=2)
+            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            raise self.fail("omens", f"{key}.effect", f"unknown Omen hook {hook!r}{hint}")
+        self.count("omens", str(raw.get("provenance", "")) or "missing")
+        params: dict[str, object] = {}
+        for name in OMEN_HOOKS[hook]:
+            if name not in raw:
+                raise self.fail("omens", f"{key}.{name}", f"missing (hook {hook} needs {', '.join(OMEN_HOOKS[hook])})")
+            value, kind = raw[name], OMEN_PARAM_KINDS.get(name, "int")
+            if kind == "action" and value not in actions:
+                raise self.fail("omens", f"{key}.{name}", f"unknown action {value!r}")
+            if kind == "witches" and (not isinstance(value, list) or any(w not in witches for w in value)):
+                raise self.fail("omens", f"{key}.{name}", f"needs a list of known witch ids, got {value!r}")
+            if kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+                raise self.fail("omens", f"{key}.{name}", f"expected an integer, got {value!r}")
+            if kind == "effects":  # Wisdom from an Omen goes to the `omens` source
+                value = tuple(
+                    Effect(e.kind, e.amount, e.arg, "omens")
+                    for e in (self.effect("omens", f"{key}.{name}", x) for x in value or [])
+                )
+                if not value:
+                    raise self.fail("omens", f"{key}.{name}", "no effects")
+            params[name] = tuple(value) if isinstance(value, list) else value
+        return OmenHalf(str(raw.get("name", key)), hook, params, raw["provenance"])

@@ -168,6 +168,64 @@ class Animal:
     provenance: str
 
 
+OMEN_HOOKS: dict[str, tuple[str, ...]] = {
+    # seed-named halves (RULINGS O4)
+    "alchemists_gift": ("love_cost", "other_cost"),  # Love Potion from any love_cost ingredients, others other_cost
+    "ready_extra": ("amount",),  # readying a spell readies `amount` more (never as a crowd pick)
+    "heal_any_remedy": (),  # any Remedy heals any patient (track of the patient; Edith: any)
+    "exile_witch": (),  # each player marks a coven witch face down (ability off), exiled at the season's end
+    "free_practical": ("brewed",),  # brewing `brewed` potions in one action gives a free Practical potion
+    "buildings_anywhere": (),  # building abilities need no adjacency (outcrops and shrines still do)
+    "offering_cost": ("amount",),  # an offering to enter a ribbon row costs `amount` ingredients
+    "trial_picks": ("amount", "max"),  # crowd picks after the trials change by `amount`, at most `max`
+    "spiritual_link": ("everyone", "excluded"),  # the acquitted witch's ability for the trial winner, once
+    "forbid_action": ("action",),  # the action cannot be played
+    "no_abilities": (),  # no coven witch or animal abilities (a mirrored witch still works)
+    "raise_costs_wisdom": ("amount",),  # each suspicion raise costs `amount` Wisdom
+    "match_player_extra": ("amount",),  # matching another player raises suspicion by `amount` more
+    # assumed halves
+    "on_play": ("action", "effects"),  # playing the action (its icon) also applies the effects
+    "play_penalty": ("action", "amount"),  # playing the action (its icon) costs `amount` Wisdom
+    "season_start": ("effects",),  # each player applies the effects when the Omen comes into effect
+    "season_pay": ("amount", "wisdom"),  # each player pays `amount` resources; `wisdom` per one not paid
+    "brew_limit": ("amount",),  # Brew brews at most `amount` potions
+    "buildings_closed": (),  # building abilities do not apply
+    "trial_wisdom": ("amount",),  # a trial winner's Wisdom changes by `amount`
+    # the Witches' Sabbath (O5): resolves at once, about the trials of the last season
+    "sabbath_won": ("amount",),  # `amount` Wisdom per trial of the last season you won
+    "sabbath_absent": ("amount",),  # lose `amount` Wisdom per trial of the last season without your citizen in it
+}
+"""Omen half hooks the engine implements and their parameters (ints unless named in OMEN_PARAM_KINDS)."""
+OMEN_PARAM_KINDS: dict[str, str] = {
+    "action": "action",
+    "effects": "effects",
+    "everyone": "witches",
+    "excluded": "witches",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OmenHalf:
+    """One half of an Omen card: a named hook and its parameters (``effect = "offering_cost", amount = 0``)."""
+
+    name: str
+    hook: str
+    params: dict[str, object]
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class Omen:
+    """An Omen card (O1): a bright (positive, optional) and a dark (negative, mandatory) half."""
+
+    id: str
+    name: str
+    bright: OmenHalf
+    dark: OmenHalf
+    sabbath: bool
+    provenance: str
+
+
 @dataclass(frozen=True, slots=True)
 class Potion:
     id: str
@@ -327,3 +385,6 @@ class Content:
     widow: Widow
     hash: str
     provenance: dict[str, dict[str, int]] = field(default_factory=dict)  # file -> tag -> count
+    omens: tuple[Omen, ...] = ()
+    omen_threshold: dict[int, int] = field(default_factory=dict)  # players -> total suspicion for the dark half
+    omen_deck_size: int = 3  # cards above the Witches' Sabbath

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, effects, potions, shapeshifting
+from septima_sim.engine import crowd, effects, omens, potions, shapeshifting
 from septima_sim.engine import ritual as ritual_track
 from septima_sim.engine.decisions import Kind
 
@@ -84,23 +84,28 @@ def _move_main(g: Game, p: Player) -> None:
 
 def brew(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21: brew up to 3 potions paying their recipes (Crystal is wild); bonus: pay 1 ingredient less in total.
-    A Practical potion scores its Wisdom when brewed."""
+    A Practical potion scores its Wisdom when brewed. Omens: Soured Brews lowers the limit, Golden Cauldron adds a
+    free Practical potion after a full brew."""
     discount = (g.rules.brew_bonus_discount if matched else 0) + effects.passive(g, p, "brew_discount")
     waive = potions.waived_ingredient(g, p)
-    for _ in range(g.rules.brew_max):
+    brewed = 0
+    for _ in range(omens.amount_of(g) if g.omen == "brew_limit" else g.rules.brew_max):
         opts = [
             i
             for i in range(len(g.content.potions))
             if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount, waive)
         ]
         if not opts:
-            return
+            break
         opts.append(-1)
         choice = g.ask(Kind.BREW, p.seat, opts)
         if choice < 0:
-            return
+            break
         discount = potions.pay_recipe(g, p, choice, discount, waive)
         potions.gain_potion(g, p, choice, brewed=True)
+        brewed += 1
+    if g.omen == "free_practical":
+        omens.golden_cauldron(g, p, brewed)
 
 
 def heal(g: Game, p: Player, matched: bool, played: int) -> None:

@@ -20,6 +20,7 @@ class GameConfig:
     mode: str = "full"  # "full" | "basic"
     shapeshifting: bool = False
     omens: bool = False
+    omen_deck: tuple[str, ...] = ()  # Omen card ids in season order (Winter, Spring, Summer); () = random (O1)
 
     def validate(self) -> GameConfig:
         if not 1 <= self.players <= 4:
@@ -28,8 +29,8 @@ class GameConfig:
             raise ConfigError(f"mode must be 'full' or 'basic', got {self.mode!r}")
         if (self.shapeshifting or self.omens) and self.mode != "full":
             raise ConfigError("Shapeshifting and Omens are playable with the Full game only")
-        if self.omens:
-            raise ConfigError("the Omens module is not implemented yet")
+        if self.omen_deck and not self.omens:
+            raise ConfigError("omen_deck needs the Omens module (omens = true)")
         return self
 
     @property

@@ -80,4 +80,4 @@ def _take(g: Game, p: Player, pick: int) -> None:
         g.lower_suspicion(p, -g.rules.crowd_suspicion)
     else:
         g.pay_any(p, optional=False)
-        ritual.ready_spell(g, p, "")
+        ritual.ready_spell(g, p, "", boost=False)  # Empowering Constellation: one spell per crowd pick

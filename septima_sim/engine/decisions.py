@@ -43,6 +43,7 @@ class Kind:
     COVER_WITCH = "cover_witch"  # witch index the animal tile covers
     TURN_BACK = "turn_back"  # 1 = turn back to human form at the end of the turn, 0 = stay an animal
     ANIMAL_ABILITY = "animal_ability"  # context names the animal: 1/0 = use or not, or a vertex / -1 (Fox)
+    OMEN = "omen"  # context names the Omen hook: 1/0 = use a bright effect or not, or a potion / witch index
 
 
 class Decision:

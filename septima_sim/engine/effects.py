@@ -19,14 +19,21 @@ if TYPE_CHECKING:
 
 
 def abilities(g: Game, p: Player) -> list[Ability]:
-    """The abilities in force for a player now: coven witches, the mirrored witch, adjacent buildings."""
+    """The abilities in force for a player now: coven witches, the mirrored witch, adjacent buildings.
+    Omens: Confused Memories switches coven witches off, Era of Epidemic the face-down one, Festival of Guilds
+    lifts the adjacency of buildings and Guild Strike closes them."""
     witches = g.content.witches
-    out = [witches[w].ability for w in p.coven if w != p.covered]  # S2: the covered witch's ability is off
+    omen = g.omen
+    if omen == "no_abilities":
+        out = []
+    else:
+        down = g.omen_marked[p.seat] if omen == "exile_witch" else -1
+        out = [witches[w].ability for w in p.coven if w != p.covered and w != down]  # S2: the covered one is off
     if p.mirror >= 0:
         out.append(witches[p.mirror].ability)
-    if g.buildings:
+    if g.buildings and omen != "buildings_closed":
         blds = g.content.buildings
-        for ai in g.board.vertex_areas[p.vertex]:
+        for ai in g.buildings if omen == "buildings_anywhere" else g.board.vertex_areas[p.vertex]:
             b = g.buildings.get(ai)
             if b is not None:
                 out.append(blds[b].ability)

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
-from septima_sim.engine import actions, effects, potions, ritual, scoring, shapeshifting, trials, widow
+from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content, OmenHalf
+from septima_sim.engine import actions, effects, omens, potions, ritual, scoring, shapeshifting, trials, widow
 from septima_sim.engine.board import REGIONS, Board
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
@@ -73,6 +73,17 @@ class Game:
             i for i, a in enumerate(content.actions) if (self.full or not a.full_only) and not a.module
         )
         self.shapeshifting = config.shapeshifting
+        # Omens module (O1-O5): the active half's hook ("" = none) is compared at the base flow's hook points
+        self.omens = config.omens
+        self.omen = ""
+        self.omen_half: OmenHalf | None = None
+        self.omen_card = -1  # active Omen card index
+        self.omen_side = ""  # "bright" | "dark"
+        self.omen_deck: list[int] = []  # next card first (face up), the Witches' Sabbath last
+        self.omen_cards: list[str] = []  # card ids drawn, in season order
+        self.omen_halves: list[str] = []  # "bright" / "dark" per season with an Omen
+        self.omen_marked = [-1] * config.players  # Era of Epidemic: the face-down witch per seat
+        self.omen_trials: list[tuple[int, int, int]] = []  # (season, winner, bitmask of seats with a loyal citizen)
         self.hand_actions = self.mode_actions
         if self.shapeshifting:  # S1: Shapeshift replaces Chant
             chant = self.action_index["chant"]
@@ -146,6 +157,9 @@ class Game:
     def emit(self, kind: str, seat: int, **fields: object) -> None:
         """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
         record = {"season": self.season + 1, "turn": self.turn + 1, "step": self.step, "seat": seat, "kind": kind}
+        if self.omen_card >= 0:  # Omens: every event carries the active Omen
+            record["omen"] = self.content.omens[self.omen_card].id
+            record["omen_half"] = self.omen_side
         record.update(fields)
         self.sink(record)  # type: ignore[misc]
 
@@ -210,6 +224,8 @@ class Game:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
         if n <= 0 or p.in_animal:  # S4: in animal form suspicion is never raised
             return
+        if self.omen == "raise_costs_wisdom":
+            omens.paranoia(self, p)
         p.raised = True
         top = self.rules.suspicion_max
         for _ in range(n):
@@ -301,6 +317,8 @@ class Game:
             self.market = ritual.setup_market(self)
         if self.shapeshifting:
             shapeshifting.setup(self)
+        if self.omens:
+            omens.setup(self)
         self.fill_patients()
         self.prepare_septima()
         for s in reversed(self.order):
@@ -334,14 +352,19 @@ class Game:
     def play(self) -> GameResult:
         """Play the whole game (B2) and return its result."""
         self.setup()
+        return self.play_from(0, 0)
+
+    def play_from(self, season0: int, turn0: int, forced: dict[int, int] | None = None) -> GameResult:
+        """Play on from the card selection of moon phase `turn0` of season `season0` to the end of the game.
+        ``forced`` fixes the card of some seats in that first selection (used by search players on a clone)."""
         seasons = len(self.rules.seasons)
-        for season in range(seasons):
+        for season in range(season0, seasons):
             self.season = season
-            if season > 0:
+            if season > season0:
                 self.preparation()
-            for turn in range(self.rules.turns_per_season):
+            for turn in range(turn0 if season == season0 else 0, self.rules.turns_per_season):
                 self.turn = turn
-                self.moon_phase()
+                self.moon_phase(forced if season == season0 and turn == turn0 else None)
             self.step = "trial"
             trials.trial_phase(self, crowd_picks=season < seasons - 1)
             if season < seasons - 1:
@@ -362,18 +385,71 @@ class Game:
         if self.widow is not None:
             widow.shuffle_markers(self)
 
-    def moon_phase(self) -> None:
+    def clone(self, policies: Sequence[Policy], seed: int) -> Game:
+        """An independent copy of the game for simulations (search players): every mutable part copied, the
+        given policies, no event sink, and fresh random streams from `seed` (future draws are not the real ones)."""
+        twin = Game.__new__(Game)
+        for name, value in self.__dict__.items():
+            if isinstance(value, list):
+                value = [x.copy() if hasattr(x, "copy") else (list(x) if isinstance(x, list) else x) for x in value]
+            elif isinstance(value, dict):
+                value = {k: v.copy() if hasattr(v, "copy") else v for k, v in value.items()}
+            elif isinstance(value, set):
+                value = set(value)
+            setattr(twin, name, value)
+        if self.widow is not None:
+            twin.widow = self.widow.copy()
+        twin.sink = None
+        twin.policies = list(policies)
+        base = random.Random(seed)
+        twin.rng_setup, twin.rng_draw, twin.rng_dice = (random.Random(base.getrandbits(64)) for _ in range(3))
+        for s, pol in enumerate(twin.policies):
+            pol.reset(s, random.Random(base.getrandbits(64)))
+        twin.views = [PlayerView(twin, s) for s in range(twin.n)]
+        return twin
+
+    def determinize(self, seat: int, rng: random.Random) -> None:
+        """Replace everything `seat` cannot see by a random guess consistent with what it can: deck and bag
+        orders are reshuffled and other seats' goals are redealt from the goals it has not seen (for a clone)."""
+        for pile in (self.witch_deck, self.patient_stack, self.septima_bag):
+            rng.shuffle(pile)
+        for row in self.market:
+            rng.shuffle(row.deck)
+        unseen = list(self.goal_deck)
+        for s in range(self.n):
+            if s != seat:
+                unseen.extend(self.goals[s])
+        rng.shuffle(unseen)
+        for s in range(self.n):
+            if s != seat:
+                k = len(self.goals[s])
+                self.goals[s], unseen = unseen[:k], unseen[k:]
+        self.goal_deck = unseen
+        if self.widow is not None:
+            rng.shuffle(self.widow.markers)
+
+    def card_options(self, p: Player) -> list[int]:
+        """B11: the cards a seat may select now (S3: in animal form, the tile's four)."""
+        if self.shapeshifting:
+            opts = shapeshifting.card_options(self, p)
+        else:
+            opts = [i for i in self.hand_actions if p.hand[i]]
+        if self.omen == "forbid_action":  # Broken Memories
+            opts = omens.card_options(self, opts)
+        return opts
+
+    def moon_phase(self, forced: dict[int, int] | None = None) -> None:
         """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
         players = self.players
         self.step = "select"
         for p in players:
             p.raised = False
-        if self.shapeshifting:
-            for p in players:
+            if self.shapeshifting:
                 shapeshifting.start_phase(self, p)
-            choices = [self.ask(Kind.CARD, p.seat, shapeshifting.card_options(self, p)) for p in players]
-        else:
-            choices = [self.ask(Kind.CARD, p.seat, [i for i in self.hand_actions if p.hand[i]]) for p in players]
+        choices = [
+            forced[p.seat] if forced and p.seat in forced else self.ask(Kind.CARD, p.seat, self.card_options(p))
+            for p in players
+        ]
         for s, card in enumerate(choices):  # reveal
             self.played[s] = card
             players[s].hand[card] = False
@@ -418,6 +494,8 @@ class Game:
         actions.resolve_card(self, p, card, matched, card)
         icon = self.icon[card]
         effects.trigger(self, p, "play:" + self.action_ids[icon])
+        if self.omen in omens.PLAY_HOOKS:
+            omens.on_play(self, p, icon)
         if self.full:
             ritual.offer_spells(self, p, icon)
         if self.sink is not None:
@@ -452,6 +530,8 @@ class Game:
             raise_by = 0
         else:
             raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
+            if others and self.omen == "match_player_extra":  # Suspicious Allies
+                raise_by += omens.amount_of(self)
             if oil:
                 raise_by += r.ritual_oil
         self.raise_suspicion(p, raise_by)
@@ -571,6 +651,8 @@ class Game:
             ritual.refresh_market(self)
         if self.sink is not None:
             self.emit("season_end", -1, detail=self.rules.seasons[self.season])
+        if self.omens:  # step 6: the next Omen takes effect
+            omens.next_omen(self)
 
 
 def _space_key(space: str) -> tuple[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, effects
+from septima_sim.engine import crowd, effects, omens
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
 
@@ -42,12 +42,16 @@ def _missing(p: Player, recipe: tuple[int, ...], waive: int) -> int:
 def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> bool:
     """True when the recipe can be paid with exact ingredients, Crystals (wild) and `discount` fewer items
     (`waive`: an ingredient the recipe does not need, Toad)."""
+    if g.omen == "alchemists_gift":
+        return omens.gift_affordable(g, p, potion, discount, waive)
     return p.res[CRYSTAL] >= _missing(p, g.content.potions[potion].recipe, waive) - discount
 
 
 def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) -> int:
     """Pay a recipe: the discount first waives items that would need a Crystal, then exact ingredients;
     remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
+    if g.omen == "alchemists_gift":
+        return omens.pay_gift(g, p, potion, discount, waive)
     recipe = g.content.potions[potion].recipe
     exact: list[int] = []
     gaps = 0
@@ -85,15 +89,20 @@ def gain_potion(g: Game, p: Player, potion: int, brewed: bool) -> None:
 
 
 def remedy_for(g: Game, p: Player, disease: int) -> int:
-    """The Remedy the player holds for a disease, or -1."""
+    """The Remedy the player holds for a disease (Era of Healing: any Remedy), or -1."""
     potion = g.remedy_of[disease]
-    return potion if potion >= 0 and p.potions[potion] > 0 else -1
+    if potion >= 0 and p.potions[potion] > 0:
+        return potion
+    return omens.any_remedy(g, p) if g.omen == "heal_any_remedy" else -1
 
 
 def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     """B21a: place the matching Remedy on the patient, remove its angry citizens, advance the disease track
     (Edith: any track) and take that step's reward at once."""
-    potion = remedy_for(g, p, patient.disease)
+    if g.omen == "heal_any_remedy":
+        potion = omens.choose_remedy(g, p, patient.disease)
+    else:
+        potion = remedy_for(g, p, patient.disease)
     p.potions[potion] -= 1
     patient.remedies.append(potion)
     patient.angry = 0

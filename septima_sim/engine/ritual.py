@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import effects, widow
+from septima_sim.engine import effects, omens, widow
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.state import SpellCard
 
@@ -25,6 +25,12 @@ class MarketRow:
         self.deck = deck
         self.middle = deck.pop() if deck else -1
         self.bottom = deck.pop() if deck else -1
+
+    def copy(self) -> MarketRow:
+        twin = MarketRow.__new__(MarketRow)
+        twin.scoring, twin.deck = list(self.scoring), list(self.deck)
+        twin.middle, twin.bottom = self.middle, self.bottom
+        return twin
 
 
 def setup_market(g: Game) -> list[MarketRow]:
@@ -74,12 +80,16 @@ def gain_spell(g: Game, p: Player) -> None:
     p.spells_gained += 1
 
 
-def ready_spell(g: Game, p: Player, element: str) -> None:
-    """Ready 1 used (exhausted) spell, of the given element if one is named."""
+def ready_spell(g: Game, p: Player, element: str, boost: bool = True) -> None:
+    """Ready 1 used (exhausted) spell, of the given element if one is named. Empowering Constellation readies more,
+    unless `boost` is off (a crowd pick readies only one)."""
     spells = g.content.spells
     opts = [i for i, sp in enumerate(p.spells) if not sp.ready and (not element or spells[sp.idx].element == element)]
     if opts:
         p.spells[g.ask(Kind.READY_SPELL, p.seat, opts)].ready = True
+        if boost and g.omen == "ready_extra":
+            for _ in range(omens.amount_of(g)):
+                ready_spell(g, p, "", boost=False)
 
 
 def offer_spells(g: Game, p: Player, card: int) -> None:
@@ -120,7 +130,8 @@ def _advance(g: Game, p: Player) -> bool:
         return False
     ribbon = track.ribbons.get(target)
     if ribbon is not None and ribbon[0] > 0:
-        for _ in range(ribbon[0]):
+        offering = omens.amount_of(g) if g.omen == "offering_cost" else ribbon[0]  # Friendly / Vengeful Hermit
+        for _ in range(offering):
             if not g.pay_any(p, optional=True):
                 return False
     p.ritual_row = target

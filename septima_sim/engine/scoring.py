@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import widow
+from septima_sim.engine import omens, widow
 from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
 
 if TYPE_CHECKING:
@@ -52,7 +52,9 @@ def stat(g: Game, p: Player, name: str) -> int:
 def score_end(g: Game) -> None:
     """B32: loyal citizens in the crowd (3-4 -> 3, 5+ -> 7), Book of Divination (as many fulfilled goals as
     witches, the best ones), patient tracks (+6 if all three advanced), charms 2, potions 1, resources 1 per 2,
-    scoring spells."""
+    scoring spells. With Omens the Witches' Sabbath resolves first (O5)."""
+    if g.omens:
+        omens.game_end(g)
     r = g.rules
     goals = g.content.goals
     for p in g.players:
@@ -123,8 +125,8 @@ def final_result(g: Game) -> GameResult:
         "shapeshifting": g.config.shapeshifting,
         "omens": g.config.omens,
         "solo": g.n == 1,
-        "omen_cards": [],
-        "omen_halves": [],
+        "omen_cards": list(g.omen_cards),
+        "omen_halves": list(g.omen_halves),
         "winner_seats": winners,
         "winning_score": scores[0],
         "margin": scores[0] - scores[1],

@@ -44,7 +44,7 @@ def card_options(g: Game, p: Player) -> list[int]:
 def reveal(g: Game, p: Player, card: int) -> None:
     """S3: the animal's ability is in force this turn when the tile's leftmost action is played."""
     p.ability = ""
-    if p.in_animal and g.animal_actions[p.form][0] == card:
+    if p.in_animal and g.animal_actions[p.form][0] == card and g.omen != "no_abilities":  # Confused Memories
         p.ability = g.content.animals[p.form].ability
 
 

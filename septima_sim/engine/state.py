@@ -16,6 +16,11 @@ class SpellCard:
         self.used_turn = -1
         self.active = False
 
+    def copy(self) -> SpellCard:
+        twin = SpellCard(self.idx)
+        twin.ready, twin.used_turn, twin.active = self.ready, self.used_turn, self.active
+        return twin
+
 
 class Patient:
     """A patient tile on a patient space. ``healed_by`` is a bitmask of seats; ``remedies`` sit on it."""
@@ -30,6 +35,11 @@ class Patient:
         self.angry = 0
         self.healed_by = 0
         self.remedies: list[int] = []
+
+    def copy(self) -> Patient:
+        twin = Patient(self.tile, self.disease, self.space, self.area)
+        twin.angry, twin.healed_by, twin.remedies = self.angry, self.healed_by, list(self.remedies)
+        return twin
 
 
 class Player:
@@ -129,6 +139,16 @@ class Player:
         self.matches_septima = 0
         self.spells_gained = 0
         self.ingredients_gained = 0
+
+    def copy(self) -> Player:
+        """An independent copy (lists copied, spells copied) for search players' simulations."""
+        twin = Player.__new__(Player)
+        for name in Player.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [sp.copy() for sp in value] if name == "spells" else list(value)
+            setattr(twin, name, value)
+        return twin
 
     @property
     def ingredients(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import crowd, effects
+from septima_sim.engine import crowd, effects, omens
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.widow import WIDOW_TOKEN
 
@@ -39,6 +39,8 @@ def trial_phase(g: Game, crowd_picks: bool) -> None:
         for s in g.order:
             p = g.players[s]
             k = sum(1 for t in thresholds if p.crowd >= t)
+            if g.omen == "trial_picks":  # Wave of Sympathy / Search Warrant
+                k = omens.trial_picks(g, k)
             if k and crowd.crowd_picks(g, p, k):
                 recall = r.recall_after_picks
                 for ab in effects.abilities(g, p):
@@ -97,6 +99,8 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
         p = g.players[winner]
         p.trials_won += 1
         g.gain_wisdom(p, g.rules.winner_wisdom, "trials")
+        if g.omen == "trial_wisdom":
+            omens.trial_wisdom(g, p)
         recall = g.rules.winner_recall
         for ab in effects.abilities(g, p):
             if ab.passive == "trial_recall":
@@ -111,6 +115,8 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             p.witches_recruited += 1
         else:
             g.witch_box.append(witch)
+        if g.omen == "spiritual_link":
+            recall = omens.spiritual_link(g, witch, winner, recall, witch == g.chamber1)
         back = min(recall, p.crowd)
         p.crowd -= back
         p.supply += back
@@ -119,6 +125,8 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
         if w is not None and WIDOW_TOKEN in chamber:  # solo: a conviction with her citizen seated is her win
             w.trials_won += 1
             w.wisdom += g.content.widow.trial_win_wisdom
+    if g.omens:
+        omens.record_trial(g, winner, loyal)
     if g.sink is not None:
         g.emit(
             "trial",

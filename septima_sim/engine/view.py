@@ -7,12 +7,16 @@ spells, goals, Septima markers) and the contents of the citizens' bag during a t
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from septima_sim.content.model import Content
     from septima_sim.engine.board import Board
+    from septima_sim.engine.decisions import Policy
     from septima_sim.engine.game import Game
+    from septima_sim.engine.results import GameResult
     from septima_sim.engine.state import Patient, Player
 
 
@@ -138,6 +142,26 @@ class PlayerView:
     @property
     def potion_supply(self) -> tuple[int, ...]:
         return tuple(self._game.potion_supply)
+
+    @property
+    def upcoming_omen(self) -> int:
+        """The face-up Omen card on top of the deck (O1; index into content.omens), -1 when none is left."""
+        deck = self._game.omen_deck
+        return deck[0] if deck else -1
+
+    @property
+    def omen(self) -> tuple[int, str]:
+        """The active Omen: (card index, "bright" | "dark"), or (-1, "") when none is active."""
+        return self._game.omen_card, self._game.omen_side
+
+    def sample_continuation(self, card: int, policies: Sequence[Policy], seed: int) -> GameResult:
+        """For search players, at a card decision: play one possible future to the end on a copy of the game in
+        which everything this seat cannot see is re-guessed (``Game.determinize``), this seat playing `card` now
+        and `policies` deciding everything else. The real game is not touched."""
+        g = self._game
+        twin = g.clone(policies, seed)
+        twin.determinize(self.seat, random.Random(seed))
+        return twin.play_from(g.season, g.turn, {self.seat: card})
 
     @property
     def widow(self) -> WidowView | None:

@@ -54,6 +54,13 @@ class WidowState:
         self.ritual_row = 0  # her blocking marker on the ritual track (in the start column)
         self.trials_won = 0
 
+    def copy(self) -> WidowState:
+        twin = WidowState.__new__(WidowState)
+        for name in WidowState.__slots__:
+            value = getattr(self, name)
+            setattr(twin, name, list(value) if isinstance(value, list) else value)
+        return twin
+
 
 def setup(g: Game) -> None:
     """W1-W2 setup: her leader and her Spiders on the free edge vertices farthest from the player; her markers."""

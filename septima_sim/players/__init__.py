@@ -1,6 +1,25 @@
 """Policies that play Septima through the engine's Decision interface."""
 
+from septima_sim.players.heuristic import HeuristicPolicy
 from septima_sim.players.random_policy import RandomPolicy
-from septima_sim.players.registry import UnknownPolicyError, builtin_lineups, make_policy, policy_names
+from septima_sim.players.registry import (
+    UnknownPolicyError,
+    builtin_lineups,
+    make_policy,
+    policy_names,
+    register_personas,
+)
+from septima_sim.players.weights import PersonaError, Weights, load_personas
 
-__all__ = ["RandomPolicy", "UnknownPolicyError", "builtin_lineups", "make_policy", "policy_names"]
+__all__ = [
+    "HeuristicPolicy",
+    "PersonaError",
+    "RandomPolicy",
+    "UnknownPolicyError",
+    "Weights",
+    "builtin_lineups",
+    "load_personas",
+    "make_policy",
+    "policy_names",
+    "register_personas",
+]

@@ -1,0 +1,144 @@
+"""Component impact: for every witch, animal, spell, divination goal, building and Omen half, how a player's win rate
+and Wisdom differ when the component is present versus absent.
+
+Differences are computed within each cell (same player count and modules) and pooled across cells with weights
+n_present * n_absent / n, so a component common at one player count is not credited with that count's scores.
+Intervals are normal (Welch); p-values are Benjamini-Hochberg adjusted over every component of the table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import polars as pl
+
+from septima_sim.analysis.data import Settings
+from septima_sim.analysis.metrics import with_wilson
+from septima_sim.analysis.stats import Z95, bh, normal_p
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """One family of components: the list column that holds them, its table and the rows it applies to."""
+
+    name: str
+    column: str
+    game_level: bool = False
+    only_when: str | None = None
+    """A boolean column that must be true for the row to count (the module the component belongs to)."""
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("witch", "witches_drafted"),
+    Kind("animal", "animals", only_when="shapeshifting"),
+    Kind("spell", "spells"),
+    Kind("divination goal", "goals"),
+    Kind("building", "buildings", game_level=True),
+    Kind("omen half", "omen_halves", game_level=True, only_when="omens"),
+)
+"""Game-level components are shared by every seat: they are judged on Wisdom, not on win rate."""
+
+
+def _rows(players: pl.DataFrame, games: pl.DataFrame, kind: Kind) -> pl.DataFrame | None:
+    """Player rows (cell_id, won, wisdom, items) of one kind, or None when the run has none of it."""
+    rows = players.filter(pl.col("players") > 1)
+    if kind.only_when is not None:
+        rows = rows.filter(pl.col(kind.only_when))
+    if kind.game_level:
+        if kind.column not in games.columns:
+            return None
+        rows = rows.join(games.select("cell_id", "game_index", kind.column), on=["cell_id", "game_index"])
+    if kind.column not in rows.columns or rows.height == 0:
+        return None
+    rows = rows.select("cell_id", pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64), kind.column)
+    return rows if rows[kind.column].list.len().sum() else None
+
+
+def _stratified(rows: pl.DataFrame, column: str) -> pl.DataFrame:
+    """Per (cell, item): present and absent counts, win and Wisdom sums and sums of squares."""
+    sums = {"wins": pl.col("won").sum(), "s": pl.col("wisdom").sum(), "ss": (pl.col("wisdom") ** 2).sum()}
+    totals = rows.group_by("cell_id").agg(N=pl.len(), **{k.upper(): v for k, v in sums.items()})
+    present = (
+        rows.with_columns(pl.col(column).list.unique())
+        .explode(column)
+        .drop_nulls(column)
+        .group_by("cell_id", pl.col(column).alias("item"))
+        .agg(n1=pl.len(), **{f"{k}1": v for k, v in sums.items()})
+    )
+    return present.join(totals, on="cell_id").with_columns(
+        n0=pl.col("N") - pl.col("n1"),
+        wins0=pl.col("WINS") - pl.col("wins1"),
+        s0=pl.col("S") - pl.col("s1"),
+        ss0=pl.col("SS") - pl.col("ss1"),
+    )
+
+
+def _pooled(strata: pl.DataFrame) -> pl.DataFrame:
+    """Pool per-cell differences (present minus absent) of win rate and mean Wisdom per item."""
+    p1, p0 = pl.col("wins1") / pl.col("n1"), pl.col("wins0") / pl.col("n0")
+    m1, m0 = pl.col("s1") / pl.col("n1"), pl.col("s0") / pl.col("n0")
+
+    def var(s: str, ss: str, n: str) -> pl.Expr:
+        return (pl.col(ss) - pl.col(s) ** 2 / pl.col(n)) / (pl.col(n) - 1)
+
+    usable = strata.filter(pl.col("n1") >= 2, pl.col("n0") >= 2).with_columns(
+        w=pl.col("n1") * pl.col("n0") / pl.col("N"),
+        d_win=p1 - p0,
+        v_win=p1 * (1 - p1) / pl.col("n1") + p0 * (1 - p0) / pl.col("n0"),
+        d_wis=m1 - m0,
+        v_wis=var("s1", "ss1", "n1") / pl.col("n1") + var("s0", "ss0", "n0") / pl.col("n0"),
+    )
+    wsum = pl.col("w").sum()
+    return usable.group_by("item").agg(
+        present=pl.col("n1").sum(),
+        absent=pl.col("n0").sum(),
+        wins_present=pl.col("wins1").sum(),
+        wins_absent=pl.col("wins0").sum(),
+        wisdom_present=pl.col("s1").sum() / pl.col("n1").sum(),
+        wisdom_absent=pl.col("s0").sum() / pl.col("n0").sum(),
+        win_effect=(pl.col("w") * pl.col("d_win")).sum() / wsum,
+        win_se=(pl.col("w") ** 2 * pl.col("v_win")).sum().sqrt() / wsum,
+        wisdom_effect=(pl.col("w") * pl.col("d_wis")).sum() / wsum,
+        wisdom_se=(pl.col("w") ** 2 * pl.col("v_wis")).sum().sqrt() / wsum,
+    )
+
+
+def component_impact(players: pl.DataFrame, games: pl.DataFrame, settings: Settings) -> pl.DataFrame:
+    """One row per component: rows present/absent, raw win rates (Wilson), the pooled win-rate and Wisdom effects
+    with 95% intervals, BH-adjusted p-values and ``flagged``, sorted by the size of the effect."""
+    parts = []
+    for kind in KINDS:
+        rows = _rows(players, games, kind)
+        if rows is None:
+            continue
+        pooled = _pooled(_stratified(rows, kind.column))
+        parts.append(pooled.with_columns(kind=pl.lit(kind.name), game_level=pl.lit(kind.game_level)))
+    if not parts:
+        return pl.DataFrame()
+    table = pl.concat(parts, how="vertical_relaxed")
+    table = with_wilson(table, "wins_present", "present", "present_").rename({"present_rate": "win_rate_present"})
+    table = with_wilson(table, "wins_absent", "absent", "absent_").rename({"absent_rate": "win_rate_absent"})
+    table = table.with_columns(
+        win_lo=pl.col("win_effect") - Z95 * pl.col("win_se"),
+        win_hi=pl.col("win_effect") + Z95 * pl.col("win_se"),
+        wisdom_lo=pl.col("wisdom_effect") - Z95 * pl.col("wisdom_se"),
+        wisdom_hi=pl.col("wisdom_effect") + Z95 * pl.col("wisdom_se"),
+    )
+    # Player-level components are judged on win rate; game-level ones (shared by every seat) on Wisdom.
+    game = pl.col("game_level")
+    table = table.with_columns(
+        _eff=pl.when(game).then("wisdom_effect").otherwise("win_effect"),
+        _se=pl.when(game).then("wisdom_se").otherwise("win_se"),
+        _tol=pl.when(game).then(pl.lit(settings.wisdom_tolerance)).otherwise(pl.lit(settings.component_tolerance)),
+    )
+    p = [normal_p(eff, se) for eff, se in table.select("_eff", "_se").iter_rows()]
+    p_adj = bh([1.0 if math.isnan(x) else x for x in p])
+    table = table.with_columns(p=pl.Series(p, dtype=pl.Float64), p_adj=pl.Series(p_adj, dtype=pl.Float64))
+    table = table.with_columns(
+        flagged=(pl.col("p_adj") < settings.alpha) & (pl.col("_eff").abs() >= pl.col("_tol")),
+        _size=pl.col("_eff").abs() / pl.col("_tol"),
+    )
+    return table.sort(["_size", "kind", "item"], descending=[True, False, False]).drop(
+        "_eff", "_se", "_tol", "_size", "win_se", "wisdom_se"
+    )

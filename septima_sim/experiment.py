@@ -1,0 +1,281 @@
+"""Experiment configs: a TOML matrix of game settings, validated with pydantic and expanded into cells.
+
+A cell is one point of the matrix (player count, mode, modules, Omen deck, lineup and one value per override axis).
+Its id is built from its parameters, so the same config always yields the same cell ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from septima_sim.content import Content, ContentError, load_content
+from septima_sim.engine import ConfigError, GameConfig
+from septima_sim.engine.omens import omen_sweep_sequences
+from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
+
+OMEN_DECKS: tuple[str, ...] = ("random", "sweep")
+"""Omen deck values besides a fixed list of card ids: a random deck (O1), or the sweep that puts each card in each
+season position once (one cell per fixed deck, ``omens.omen_sweep_sequences``)."""
+
+AXES: tuple[str, ...] = ("players", "mode", "shapeshifting", "omens", "omen_deck", "lineup")
+"""The matrix axes, in cell-id order; override paths are further axes."""
+
+Scalar = int | float | bool | str
+
+
+class ExperimentError(ValueError):
+    """A config that cannot be run: the message names the file, the key and what is allowed."""
+
+
+def _as_list(value: Any) -> Any:
+    return value if isinstance(value, list) else [value]
+
+
+class Matrix(BaseModel):
+    """The axes of an experiment; each takes a list of values (a single value is a one-item list)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    players: Annotated[list[Annotated[int, Field(ge=1, le=4)]], Field(min_length=1)] = [4]
+    mode: Annotated[list[Literal["full", "basic"]], Field(min_length=1)] = ["full"]
+    shapeshifting: Annotated[list[bool], Field(min_length=1)] = [False]
+    omens: Annotated[list[bool], Field(min_length=1)] = [False]
+    omen_deck: Annotated[list[str | list[str]], Field(min_length=1)] = ["random"]
+    lineup: Annotated[list[str], Field(min_length=1)] = ["all-random"]
+
+    _wrap = field_validator("*", mode="before")(_as_list)
+
+
+class ExperimentConfig(BaseModel):
+    """One experiment file (see README, Config reference)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
+    games_per_cell: Annotated[int, Field(gt=0)]
+    seed: Annotated[int, Field(ge=0)]
+    shard_size: Annotated[int, Field(gt=0)] = 1000
+    content: str | None = None
+    matrix: Matrix = Matrix()
+    lineups: dict[str, Annotated[list[str], Field(min_length=1, max_length=4)]] = {}
+    exclude: list[dict[str, Scalar | list[Scalar]]] = []
+    overrides: dict[str, Annotated[list[Any], Field(min_length=1)]] = {}
+
+    @field_validator("overrides", mode="before")
+    @classmethod
+    def _wrap_overrides(cls, value: Any) -> Any:
+        return {k: _as_list(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    @model_validator(mode="after")
+    def _exclude_keys(self) -> ExperimentConfig:
+        allowed = [*AXES, *self.overrides]
+        for i, rule in enumerate(self.exclude):
+            for key in rule:
+                if key not in allowed:
+                    raise ValueError(f"exclude[{i}]: unknown axis {key!r} (allowed: {', '.join(allowed)})")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One point of the matrix; ``seats`` is the lineup before rotation."""
+
+    id: str
+    players: int
+    mode: str
+    shapeshifting: bool
+    omens: bool
+    omen_deck: str
+    lineup: str
+    seats: tuple[str, ...]
+    overrides: tuple[tuple[str, Any], ...]
+
+    def game_config(self) -> GameConfig:
+        fixed = self.omens and self.omen_deck not in ("random", "none")
+        deck = tuple(self.omen_deck.split("+")) if fixed else ()
+        return GameConfig(self.players, self.mode, self.shapeshifting, self.omens, deck)
+
+    def seat_personas(self, game_index: int) -> list[str]:
+        """The persona of each seat in game ``game_index``: the lineup rotated by the game index."""
+        n = len(self.seats)
+        return [self.seats[(s + game_index) % n] for s in range(self.players)]
+
+    def axis_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {a: getattr(self, a) for a in AXES}
+        values.update(self.overrides)
+        return values
+
+
+@dataclass(frozen=True, slots=True)
+class Experiment:
+    """A validated config with its cells, content folder and hash."""
+
+    config: ExperimentConfig
+    cells: tuple[Cell, ...]
+    content_dir: Path | None
+    hash: str
+
+    def cell(self, cell_id: str) -> Cell:
+        for c in self.cells:
+            if c.id == cell_id:
+                return c
+        raise ExperimentError(f"no cell {cell_id!r} in this run (cells: {', '.join(c.id for c in self.cells)})")
+
+    def resolved(self) -> dict[str, Any]:
+        """The config as it runs (CLI options applied, content folder absolute), for config.toml."""
+        data = self.config.model_dump(exclude_none=True)
+        if self.content_dir is not None:
+            data["content"] = str(self.content_dir)
+        return data
+
+
+def _cell_id(players: int, mode: str, ss: bool, om: bool, deck: str, lineup: str, ov: tuple) -> str:
+    base = f"p{players}-{mode}-ss{int(ss)}-om{int(om)}-{deck}-{lineup}"
+    if not ov:
+        return base
+    digest = hashlib.sha256(json.dumps(ov, sort_keys=True, default=str).encode()).hexdigest()[:8]
+    return f"{base}-x{digest}"
+
+
+def _excluded(values: dict[str, Any], rules: list[dict[str, Any]]) -> bool:
+    return any(all(values[k] in (v if isinstance(v, list) else [v]) for k, v in rule.items()) for rule in rules)
+
+
+def _format_validation(error: ValidationError) -> str:
+    parts = []
+    for err in error.errors(include_url=False):
+        loc = ".".join(str(x) for x in err["loc"]) or "config"
+        msg = err["msg"].removeprefix("Value error, ")
+        got = f" (got {err['input']!r})" if err["type"] not in ("missing", "value_error") else ""
+        parts.append(f"{loc}: {msg}{got}")
+    return "; ".join(parts)
+
+
+def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = None) -> Experiment:
+    """Validate a config mapping and expand it into cells; raises ExperimentError naming ``source`` and the key."""
+    try:
+        cfg = ExperimentConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ExperimentError(f"{source}: {_format_validation(exc)}") from None
+    content_dir = None
+    if cfg.content is not None:
+        content_dir = Path(cfg.content)
+        if not content_dir.is_absolute() and base_dir is not None:
+            content_dir = (base_dir / content_dir).resolve()
+    try:
+        pack = load_content(content_dir)
+        for path, values in cfg.overrides.items():
+            for value in values:
+                load_content(content_dir, {path: value})
+    except ContentError as exc:
+        raise ExperimentError(f"{source}: {exc}") from None
+    lineups = {**builtin_lineups(), **cfg.lineups}
+    for name in cfg.matrix.lineup:
+        if name not in lineups:
+            raise ExperimentError(f"{source}: matrix.lineup: unknown lineup {name!r} (known: {', '.join(lineups)})")
+        for persona in lineups[name]:
+            try:
+                make_policy(persona)
+            except UnknownPolicyError as exc:
+                raise ExperimentError(f"{source}: lineup {name!r}: {exc}") from None
+    decks = _omen_decks(cfg.matrix.omen_deck, pack, source)
+    cells = _cells(cfg, lineups, decks, source)
+    if not cells:
+        raise ExperimentError(f"{source}: the exclude rules leave no cell to play")
+    digest = hashlib.sha256(json.dumps(cfg.model_dump(), sort_keys=True).encode()).hexdigest()[:16]
+    return Experiment(cfg, tuple(cells), content_dir, digest)
+
+
+def _omen_decks(values: list[str | list[str]], pack: Content, source: str) -> list[str]:
+    """Deck names of the matrix: "random", or fixed decks written as card ids joined by "+" ("sweep" expands)."""
+    known = [o.id for o in pack.omens if not o.sabbath]
+    decks: list[str] = []
+    for value in values:
+        if value == "sweep":
+            decks.extend("+".join(seq) for seq in omen_sweep_sequences(pack))
+        elif isinstance(value, list):
+            unknown = [x for x in value if x not in known]
+            if unknown or len(value) != pack.omen_deck_size or len(set(value)) != len(value):
+                raise ExperimentError(
+                    f"{source}: matrix.omen_deck: a fixed deck lists {pack.omen_deck_size} different Omens"
+                    + (f"; unknown {', '.join(map(repr, unknown))} (known: {', '.join(known)})" if unknown else "")
+                )
+            decks.append("+".join(value))
+        elif value in OMEN_DECKS:
+            decks.append(value)
+        else:
+            hint = (
+                f" (write a fixed deck as a list inside the list: omen_deck = [[{value!r}, ...]])"
+                if value in known
+                else " (random, sweep, or a list of Omen ids)"
+            )
+            raise ExperimentError(f"{source}: matrix.omen_deck: unknown Omen deck {value!r}{hint}")
+    return decks
+
+
+def _cells(cfg: ExperimentConfig, lineups: dict[str, list[str]], decks: list[str], source: str) -> list[Cell]:
+    m = cfg.matrix
+    paths = list(cfg.overrides)
+    cells: dict[str, Cell] = {}
+    grid = itertools.product(m.players, m.mode, m.shapeshifting, m.omens, decks, m.lineup)
+    for (players, mode, ss, om, deck, lineup), ov_values in itertools.product(
+        grid, itertools.product(*cfg.overrides.values())
+    ):
+        deck = deck if om else "none"
+        ov = tuple(zip(paths, ov_values, strict=True))
+        cell = Cell(
+            _cell_id(players, mode, ss, om, deck, lineup, ov),
+            players,
+            mode,
+            ss,
+            om,
+            deck,
+            lineup,
+            tuple(lineups[lineup]),
+            ov,
+        )
+        if cell.id in cells or _excluded(cell.axis_values(), cfg.exclude):
+            continue
+        try:
+            cell.game_config().validate()
+        except ConfigError as exc:
+            raise ExperimentError(f"{source}: cell {cell.id}: {exc}") from None
+        cells[cell.id] = cell
+    return list(cells.values())
+
+
+def default_config() -> Path:
+    """``configs/default.toml``: inside the installed package, or at the root of a source checkout."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "configs" / "default.toml"
+    return packaged if packaged.is_file() else here.parent / "configs" / "default.toml"
+
+
+def load_experiment(
+    path: Path, *, games: int | None = None, seed: int | None = None, content: Path | None = None
+) -> Experiment:
+    """Read and validate a config file; CLI options override the file's values."""
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ExperimentError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ExperimentError(f"{path}: is a directory, expected a TOML file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ExperimentError(f"{path}: invalid TOML: {exc}") from None
+    if games is not None:
+        data["games_per_cell"] = games
+    if seed is not None:
+        data["seed"] = seed
+    if content is not None:
+        data["content"] = str(content.resolve())
+    return build(data, str(path), path.parent)

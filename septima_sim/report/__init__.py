@@ -1,0 +1,5 @@
+"""The designer's report: charts and a self-contained HTML page, a Markdown summary and CSV tables of a run."""
+
+from septima_sim.report.build import Report, build_report
+
+__all__ = ["Report", "build_report"]

@@ -1,0 +1,204 @@
+"""Charts as PNG bytes: matplotlib's object API (Figure on Agg, no pyplot), a colour-blind-safe style and no
+metadata, so the same tables always give the same bytes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import matplotlib.style
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+STYLE = "tableau-colorblind10"
+DIVERGING = "PuOr_r"
+"""Purple-orange diverging colour map: readable with the common colour-vision deficiencies."""
+
+
+@contextmanager
+def figure(width: float = 7.5, height: float = 4.0) -> Iterator[Figure]:
+    """A constrained-layout Figure under the report style."""
+    with matplotlib.style.context(STYLE):
+        yield Figure(figsize=(width, height), layout="constrained")
+
+
+def png(fig: Figure) -> bytes:
+    """The figure as PNG bytes without a Software/version stamp (deterministic)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def seat_heatmap(seats: pl.DataFrame) -> bytes:
+    """Cell x seat heat map of win rate minus fair share (points), annotated with the win rate."""
+    cells = seats["cell_id"].unique(maintain_order=True).to_list()
+    width = int(seats["seat"].max()) + 1
+    grid = np.full((len(cells), width), np.nan)
+    rate = np.full_like(grid, np.nan)
+    for cell, seat, delta, win in seats.select("cell_id", "seat", "delta", "win_rate").iter_rows():
+        grid[cells.index(cell), seat] = delta * 100
+        rate[cells.index(cell), seat] = win * 100
+    limit = max(2.0, float(np.nanmax(np.abs(grid))))
+    with figure(7.5, 1.2 + 0.38 * len(cells)) as fig:
+        ax = fig.subplots()
+        im = ax.imshow(grid, cmap=DIVERGING, vmin=-limit, vmax=limit, aspect="auto")
+        for (i, j), v in np.ndenumerate(rate):
+            if not np.isnan(v):
+                ax.text(j, i, f"{v:.1f}%", ha="center", va="center", fontsize=8)
+        ax.set_xticks(range(width), [f"seat {s}" for s in range(width)])
+        ax.set_yticks(range(len(cells)), cells, fontsize=8)
+        ax.set_title("Win rate by seat (colour: points above or below fair share)")
+        fig.colorbar(im, ax=ax, label="win rate minus fair share (points)")
+        return png(fig)
+
+
+def seat_bars(seats: pl.DataFrame, position: str, label: str) -> bytes:
+    """Win rate per seat with Wilson 95% intervals and the fair-share line, one panel per player count."""
+    counts = sorted(seats["players"].unique().to_list())
+    with figure(7.5, 3.2) as fig:
+        axes = fig.subplots(1, len(counts), squeeze=False)[0]
+        for ax, n in zip(axes, counts, strict=True):
+            sub = seats.filter(pl.col("players") == n).sort(position)
+            x = sub[position].to_numpy()
+            y = sub["win_rate"].to_numpy() * 100
+            err = np.vstack([y - sub["lo"].to_numpy() * 100, sub["hi"].to_numpy() * 100 - y])
+            ax.bar(x, y, yerr=err, capsize=4, color="C0")
+            ax.axhline(100 / n, color="C1", linestyle="--", label="fair share")
+            ax.set_xticks(x, [f"{label} {v}" for v in x], fontsize=8)
+            ax.set_title(f"{n} players")
+            ax.set_ylim(0, max(100 / n * 1.6, float(np.max(y + err[1])) * 1.1))
+        axes[0].set_ylabel("win rate (%)")
+        axes[0].legend(loc="lower left", fontsize=8)
+        return png(fig)
+
+
+def distributions(players: pl.DataFrame, games: pl.DataFrame) -> bytes:
+    """Final Wisdom per player and winning margin, one line per player count."""
+    with figure(7.5, 3.2) as fig:
+        left, right = fig.subplots(1, 2)
+        for i, n in enumerate(sorted(players["players"].unique().to_list())):
+            for ax, values in (
+                (left, players.filter(pl.col("players") == n)["wisdom"]),
+                (right, games.filter(pl.col("players") == n)["margin"]),
+            ):
+                lo, hi = int(values.min()), int(values.max())
+                counts = np.bincount(values.to_numpy() - lo, minlength=hi - lo + 1)
+                ax.step(np.arange(lo, hi + 1), counts / counts.sum() * 100, where="mid", color=f"C{i}", label=f"{n}p")
+        left.set(title="Final Wisdom per player", xlabel="Wisdom", ylabel="share of players (%)")
+        right.set(title="Winning margin (first minus second)", xlabel="points", ylabel="share of games (%)")
+        left.legend(fontsize=8)
+        return png(fig)
+
+
+def stacked_sources(sources: pl.DataFrame) -> bytes:
+    """Mean Wisdom by source per (player count, persona), stacked; penalties stack below zero."""
+    groups = sources.select("players", "policy").unique(maintain_order=True).rows()
+    names = sources["source"].unique(maintain_order=True).to_list()
+    with figure(7.5, 3.8) as fig:
+        ax = fig.subplots()
+        x = np.arange(len(groups))
+        pos, neg = np.zeros(len(groups)), np.zeros(len(groups))
+        for k, source in enumerate(names):
+            sub = sources.filter(pl.col("source") == source)
+            values = np.array(
+                [sub.filter(pl.col("players") == n, pl.col("policy") == pol)["mean"].sum() for n, pol in groups]
+            )
+            if not np.any(values):
+                continue
+            base = np.where(values >= 0, pos, neg)
+            ax.bar(x, values, bottom=base, label=source, color=f"C{k % 10}", hatch="//" if k >= 10 else None)
+            pos, neg = pos + np.clip(values, 0, None), neg + np.clip(values, None, 0)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_xticks(x, [f"{n}p {pol}" for n, pol in groups], fontsize=8, rotation=30 if len(groups) > 6 else 0)
+        ax.set(title="Where Wisdom comes from (mean per player)", ylabel="Wisdom")
+        ax.legend(fontsize=7, ncols=2, bbox_to_anchor=(1.01, 1), loc="upper left")
+        return png(fig)
+
+
+def suspicion_line(by_turn: pl.DataFrame) -> bytes:
+    """Mean suspicion after each turn across the year, per player count, with season boundaries."""
+    with figure(7.5, 3.2) as fig:
+        ax = fig.subplots()
+        for i, ((n,), sub) in enumerate(by_turn.group_by("players", maintain_order=True)):
+            ax.plot(sub["turn_of_year"], sub["mean"], marker="o", markersize=3, color=f"C{i}", label=f"{n} players")
+        last = int(by_turn["turn_of_year"].max())
+        for boundary in range(5, last, 5):
+            ax.axvline(boundary + 0.5, color="grey", linewidth=0.6, linestyle=":")
+        ax.set(title="Mean suspicion across the year", xlabel="turn (5 per season)", ylabel="suspicion")
+        ax.legend(fontsize=8)
+        return png(fig)
+
+
+def card_mix(mix: pl.DataFrame) -> bytes:
+    """Share of each action card per season (or whole game), one panel per player count."""
+    counts = sorted(mix["players"].unique().to_list())
+    actions = sorted(mix["action"].unique().to_list())
+    with figure(7.5, 3.4) as fig:
+        axes = fig.subplots(1, len(counts), squeeze=False, sharey=True)[0]
+        for ax, n in zip(axes, counts, strict=True):
+            sub = mix.filter(pl.col("players") == n)
+            seasons = sorted(sub["season"].unique().to_list())
+            bottom = np.zeros(len(seasons))
+            for k, action in enumerate(actions):
+                share = np.array(
+                    [
+                        sub.filter(pl.col("season") == s, pl.col("action") == action)["share"].sum() * 100
+                        for s in seasons
+                    ]
+                )
+                ax.bar(range(len(seasons)), share, bottom=bottom, color=f"C{k % 10}", label=action)
+                bottom += share
+            ax.set_xticks(range(len(seasons)), ["game" if s == 0 else f"S{s}" for s in seasons])
+            ax.set_title(f"{n} players")
+        axes[0].set_ylabel("share of cards played (%)")
+        axes[-1].legend(fontsize=7, bbox_to_anchor=(1.01, 1), loc="upper left")
+        return png(fig)
+
+
+def forest(
+    labels: list[str], effect: np.ndarray, lo: np.ndarray, hi: np.ndarray, flagged: np.ndarray, title: str, xlabel: str
+) -> bytes:
+    """Effects with 95% intervals, flagged ones highlighted; the top row is the first label."""
+    with figure(7.5, 1.0 + 0.3 * len(labels)) as fig:
+        ax = fig.subplots()
+        y = np.arange(len(labels))[::-1]
+        for mask, colour, name in ((~flagged, "C0", "not flagged"), (flagged, "C1", "flagged")):
+            if mask.any():
+                err = np.vstack([effect[mask] - lo[mask], hi[mask] - effect[mask]])
+                ax.errorbar(effect[mask], y[mask], xerr=err, fmt="o", color=colour, markersize=4, capsize=3, label=name)
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.set(title=title, xlabel=xlabel)
+        ax.legend(fontsize=8, loc="best")
+        return png(fig)
+
+
+def heatmap(table: pl.DataFrame, rows: list[str], cols: list[str], title: str, label: str) -> bytes:
+    """A generic row x column heat map of ``table`` (columns row, col, value, text)."""
+    grid = np.full((len(rows), len(cols)), np.nan)
+    text = {}
+    for r, c, v, t in table.select("row", "col", "value", "text").iter_rows():
+        grid[rows.index(r), cols.index(c)] = v
+        text[rows.index(r), cols.index(c)] = t
+    limit = max(2.0, float(np.nanmax(np.abs(grid))))
+    with figure(7.5, 1.4 + 0.38 * len(rows)) as fig:
+        ax = fig.subplots()
+        im = ax.imshow(grid, cmap=DIVERGING, vmin=-limit, vmax=limit, aspect="auto")
+        for (i, j), t in text.items():
+            ax.text(j, i, t, ha="center", va="center", fontsize=8)
+        ax.set_xticks(range(len(cols)), cols, fontsize=8)
+        ax.set_yticks(range(len(rows)), rows, fontsize=8)
+        ax.set_title(title)
+        fig.colorbar(im, ax=ax, label=label)
+        return png(fig)
+
+
+def histogram(values: pl.DataFrame, column: str, title: str, xlabel: str) -> bytes:
+    """Bar chart of a value/games count table (e.g. the Widow's Wisdom)."""
+    with figure(7.5, 3.0) as fig:
+        ax = fig.subplots()
+        ax.bar(values[column].to_numpy(), values["games"].to_numpy(), color="C0")
+        ax.set(title=title, xlabel=xlabel, ylabel="games")
+        return png(fig)

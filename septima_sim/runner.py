@@ -1,0 +1,438 @@
+"""Run an experiment: cells -> shards of games -> joblib (loky or dask) -> Parquet shards in the run directory.
+
+A shard is a block of game indices of one cell: the unit of work, of output files, of progress and of resume. Game
+``i`` of every cell plays with the same seed (common random numbers), derived from the root seed alone, so results do
+not depend on the backend, the number of workers, the completion order or a resume.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import platform
+import shlex
+import shutil
+import subprocess
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import tomli_w
+from joblib import Parallel, delayed, parallel_config
+from rich.console import Console
+from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from septima_sim import __version__, store
+from septima_sim.content import Content, load_content
+from septima_sim.engine import GameConfig, Policy, play_game
+from septima_sim.engine.results import RULES_VERSION
+from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
+from septima_sim.players import make_policy
+
+
+class RunError(ValueError):
+    """A run that cannot start or resume (bad output directory, unreachable scheduler...): exit code 2."""
+
+
+class RunInterrupted(Exception):
+    """The run was stopped (Ctrl-C); finished shards are kept and ``--resume`` completes it."""
+
+
+def game_seed(root: int, index: int) -> int:
+    """The seed of game ``index`` in every cell: SeedSequence(root, spawn_key=(index,)), as a 63-bit int."""
+    return int(np.random.SeedSequence(root, spawn_key=(index,)).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+@dataclass(frozen=True, slots=True)
+class ShardTask:
+    """Everything a worker needs to play one shard (small, picklable)."""
+
+    run_id: str
+    run_dir: str
+    cell: Cell
+    part: int
+    start: int
+    stop: int
+    root_seed: int
+    content_dir: str | None
+    events: bool
+    override_dtypes: dict[str, pl.DataType]
+
+    @property
+    def key(self) -> str:
+        return f"{self.cell.id}/{self.part}"
+
+
+@dataclass(slots=True)
+class ShardOutput:
+    """What a worker sends back: Parquet bytes per table (games, players, events, errors) and counts."""
+
+    key: str
+    cell_id: str
+    part: int
+    games: int
+    errors: int
+    tables: dict[str, tuple[bytes, int]] = field(default_factory=dict)
+
+
+@functools.lru_cache(maxsize=32)
+def _content(content_dir: str | None, overrides_json: str) -> Content:
+    return load_content(content_dir, dict(json.loads(overrides_json)))
+
+
+def cell_content(cell: Cell, content_dir: str | Path | None) -> Content:
+    """The content pack of a cell (its override values applied), cached per process."""
+    return _content(str(content_dir) if content_dir else None, json.dumps(cell.overrides))
+
+
+def replay_command(run_dir: str, cell_id: str, index: int) -> str:
+    return f"septima-sim play --replay {shlex.quote(run_dir)} --game {cell_id}:{index}"
+
+
+def _append(columns: dict[str, list[Any]], row: dict[str, Any], rows: int) -> None:
+    """Add one row to column lists, padding columns that appear late with nulls."""
+    for k, v in row.items():
+        col = columns.get(k)
+        if col is None:
+            col = columns[k] = [None] * rows
+        col.append(v)
+    for col in columns.values():
+        if len(col) <= rows:
+            col.append(None)
+
+
+def play_shard(task: ShardTask) -> ShardOutput:
+    """Play games [start, stop) of one cell; a game that raises becomes an errors row and the shard goes on."""
+    cell = task.cell
+    config = cell.game_config()
+    content = cell_content(cell, task.content_dir)
+    overrides = {path: store.override_value(v) for path, v in cell.overrides}
+    cols: dict[str, dict[str, list[Any]]] = {t: {} for t in store.TABLES}
+    rows = dict.fromkeys(store.TABLES, 0)
+    for index in range(task.start, task.stop):
+        seed = game_seed(task.root_seed, index)
+        keys = {"run_id": task.run_id, "cell_id": cell.id, "game_index": index}
+        events: list[dict[str, Any]] = []
+        t0 = time.perf_counter()
+        try:
+            policies = [make_policy(name) for name in cell.seat_personas(index)]
+            result = play_game(config, content, policies, seed, events.append if task.events else None)
+        except Exception as exc:
+            row = {
+                **keys,
+                "seed": seed,
+                "error": f"{type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc(),
+                "replay": replay_command(task.run_dir, cell.id, index),
+            }
+            _append(cols["errors"], row, rows["errors"])
+            rows["errors"] += 1
+            continue
+        duration = (time.perf_counter() - t0) * 1000.0
+        game = {**keys, **result.game, "omen_deck": cell.omen_deck, "lineup": cell.lineup, "duration_ms": duration}
+        game.update(overrides)
+        _append(cols["games"], game, rows["games"])
+        rows["games"] += 1
+        for prow in result.players:
+            _append(cols["players"], {**keys, "players": cell.players, **prow}, rows["players"])
+            rows["players"] += 1
+        for ev in events:
+            _append(cols["events"], {**keys, **ev}, rows["events"])
+            rows["events"] += 1
+    out = ShardOutput(task.key, cell.id, task.part, task.stop - task.start, rows["errors"])
+    for table in store.TABLES:
+        if (table == "events" and not task.events) or (table == "errors" and not rows["errors"]):
+            continue
+        df = store.frame(table, cols[table], rows[table], task.override_dtypes if table == "games" else None)
+        out.tables[table] = (store.parquet_bytes(df), rows[table])
+    return out
+
+
+def plan(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> list[ShardTask]:
+    """Every shard of the run, in a fixed order (cell by cell, block by block)."""
+    cfg = exp.config
+    dtypes = {path: store.override_dtype(values) for path, values in cfg.overrides.items()}
+    content_dir = str(exp.content_dir) if exp.content_dir else None
+    tasks = []
+    for cell in exp.cells:
+        for part, start in enumerate(range(0, cfg.games_per_cell, cfg.shard_size)):
+            stop = min(start + cfg.shard_size, cfg.games_per_cell)
+            tasks.append(
+                ShardTask(run_id, str(run_dir), cell, part, start, stop, cfg.seed, content_dir, events, dtypes)
+            )
+    return tasks
+
+
+# --------------------------------------------------------------------------------------------- backends
+@contextmanager
+def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[str]:
+    """Set joblib's backend for the run: ``local`` (loky processes) or ``dask`` (a scheduler or a LocalCluster).
+
+    Yields a short description of where the games run.
+    """
+    if backend == "local":
+        if scheduler:
+            raise RunError("--scheduler needs --backend dask")
+        with parallel_config(backend="loky", n_jobs=jobs or -1):
+            yield f"local, {jobs or 'all'} job(s)"
+        return
+    if backend != "dask":
+        raise RunError(f"--backend must be local or dask, got {backend!r}")
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RunError("--backend dask needs the dask extra: pip install 'septima-sim[dask]'") from None
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout=20)
+        except (OSError, TimeoutError) as exc:
+            raise RunError(f"cannot reach the dask scheduler {scheduler}: {exc}") from None
+    else:
+        n = jobs if jobs and jobs > 0 else None
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, host="127.0.0.1", dashboard_address=None)
+        client = Client(cluster)
+    try:
+        with parallel_config(backend="dask", wait_for_workers_timeout=60):
+            yield f"dask, {client.scheduler.address}, {sum(client.nthreads().values())} worker thread(s)"
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# --------------------------------------------------------------------------------------------- run directory
+def _git_sha() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True, timeout=5
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _versions() -> dict[str, str]:
+    import joblib
+    import pydantic
+
+    return {
+        "python": platform.python_version(),
+        "septima-sim": __version__,
+        "numpy": np.__version__,
+        "polars": pl.__version__,
+        "joblib": joblib.__version__,
+        "pydantic": pydantic.__version__,
+    }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def default_run_dir(name: str) -> Path:
+    """``runs/<name>-<timestamp>``, with a suffix if that already exists."""
+    base = Path("runs") / f"{name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
+
+
+def create_run_dir(exp: Experiment, run_dir: Path, *, force: bool, events: bool) -> dict[str, Any]:
+    """Make a fresh run directory with config.toml and the manifest; refuses to clobber without ``force``."""
+    if run_dir.exists():
+        if not force:
+            raise RunError(f"output directory {run_dir} exists (use --resume {run_dir} or --force)")
+        if any(run_dir.iterdir()) and not (run_dir / "manifest.json").is_file():
+            raise RunError(f"--force: {run_dir} is not a run directory (no manifest.json); remove it by hand")
+        shutil.rmtree(run_dir)
+    try:
+        run_dir.mkdir(parents=True)
+        (run_dir / "config.toml").write_text(tomli_w.dumps(exp.resolved()))
+    except OSError as exc:
+        raise RunError(f"cannot write the output directory {run_dir}: {exc.strerror or exc}") from None
+    content = load_content(exp.content_dir)
+    manifest: dict[str, Any] = {
+        "schema_version": store.SCHEMA_VERSION,
+        "run_id": run_dir.name,
+        "status": "running",
+        "started": _now(),
+        "finished": None,
+        "config": exp.resolved(),
+        "config_hash": exp.hash,
+        "content_hash": content.hash,
+        "rules_version": RULES_VERSION,
+        "package_version": __version__,
+        "git_sha": _git_sha(),
+        "versions": _versions(),
+        "events": events,
+        "cells": [c.id for c in exp.cells],
+        "shards": {},
+    }
+    store.write_json_atomic(run_dir / "manifest.json", manifest)
+    return manifest
+
+
+def open_for_resume(run_dir: Path) -> tuple[Experiment, dict[str, Any]]:
+    """Load a run directory's config and manifest to finish it; refuses one whose config changed."""
+    if not (run_dir / "manifest.json").is_file() or not (run_dir / "config.toml").is_file():
+        raise RunError(f"--resume {run_dir}: not a run directory (needs manifest.json and config.toml)")
+    manifest = store.read_manifest(run_dir)
+    if manifest.get("schema_version") != store.SCHEMA_VERSION:
+        raise RunError(f"--resume {run_dir}: written by schema version {manifest.get('schema_version')}")
+    try:
+        exp = load_experiment(run_dir / "config.toml")
+    except ExperimentError as exc:
+        raise RunError(f"--resume: {exc}") from None
+    if exp.hash != manifest["config_hash"]:
+        raise RunError(f"--resume {run_dir}: config.toml does not match the manifest's config hash")
+    store.remove_partials(run_dir)
+    return exp, manifest
+
+
+# --------------------------------------------------------------------------------------------- execution
+class _Rate(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed or 0:,.0f} games/s")
+
+
+@dataclass(slots=True)
+class Summary:
+    """What a finished (or stopped) run reports."""
+
+    run_dir: Path
+    games: int
+    errors: int
+    played_now: int
+    seconds: float
+    backend: str
+    win_rates: pl.DataFrame | None = None
+
+    @property
+    def rate(self) -> float:
+        return self.played_now / self.seconds if self.seconds > 0 else 0.0
+
+
+def execute(
+    exp: Experiment,
+    run_dir: Path,
+    manifest: dict[str, Any],
+    *,
+    backend: str,
+    console: Console,
+    quiet: bool = False,
+    on_shard: Callable[[ShardOutput], None] | None = None,
+) -> Summary:
+    """Play every shard the manifest does not list as done, writing each as it finishes (within the caller's
+    ``parallel_backend``). Raises RunInterrupted on Ctrl-C after recording the finished shards."""
+    tasks = plan(exp, manifest["run_id"], run_dir, manifest["events"])
+    shards = manifest["shards"]
+    total = sum(t.stop - t.start for t in tasks)
+
+    def done(t: ShardTask) -> bool:
+        info = shards.get(t.key)
+        return bool(info) and all((run_dir / f["path"]).is_file() for f in info["files"].values())
+
+    todo = [t for t in tasks if not done(t)]
+    done_games = total - sum(t.stop - t.start for t in todo)
+    errors = sum(s["errors"] for k, s in shards.items() if k not in {t.key for t in todo})
+    manifest["status"] = "running"
+    store.write_json_atomic(run_dir / "manifest.json", manifest)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
+        _Rate(),
+        TimeRemainingColumn(),
+        TextColumn("errors: {task.fields[errors]}"),
+        console=console,
+        disable=quiet,
+    )
+    t0 = time.perf_counter()
+    played = 0
+    with progress:
+        bar = progress.add_task(manifest["run_id"], total=total, completed=0, errors=errors)
+        progress.update(bar, completed=done_games)
+        stream = Parallel(return_as="generator_unordered")(delayed(play_shard)(t) for t in todo)
+        try:
+            for out in stream:
+                files = {}
+                for table, (data, rows) in out.tables.items():
+                    path = store.shard_path(run_dir, table, out.cell_id, out.part)
+                    files[table] = {
+                        "path": str(path.relative_to(run_dir)),
+                        "rows": rows,
+                        "sha256": store.write_atomic(path, data),
+                    }
+                shards[out.key] = {"games": out.games, "errors": out.errors, "files": files, "finished": _now()}
+                store.write_json_atomic(run_dir / "manifest.json", manifest)
+                played += out.games
+                errors += out.errors
+                progress.update(bar, advance=out.games, errors=errors)
+                if on_shard is not None:
+                    on_shard(out)
+        except KeyboardInterrupt:
+            stream.close()
+            manifest["status"] = "interrupted"
+            store.write_json_atomic(run_dir / "manifest.json", manifest)
+            raise RunInterrupted(f"interrupted; finish the run with: septima-sim run --resume {run_dir}") from None
+    manifest["status"] = "finished"
+    manifest["finished"] = _now()
+    store.write_json_atomic(run_dir / "manifest.json", manifest)
+    return Summary(run_dir, total, errors, played, time.perf_counter() - t0, backend, win_rates(run_dir))
+
+
+def win_rates(run_dir: Path) -> pl.DataFrame | None:
+    """Win rate by seat per player count (ties count as wins for every tied seat)."""
+    players = store.scan(run_dir, "players")
+    if players is None:
+        return None
+    return (
+        players.group_by("players", "seat")
+        .agg(games=pl.len(), win_rate=pl.col("won").cast(pl.Float64).mean())
+        .sort("players", "seat")
+        .collect()
+    )
+
+
+def summary_table(summary: Summary) -> Table:
+    """The short table printed after a run."""
+    table = Table(title=f"{summary.run_dir}", show_header=True)
+    table.add_column("games")
+    table.add_column("errors")
+    table.add_column("games/s")
+    table.add_column("win rate by seat (players: seat 0, 1, ...)")
+    rates = ""
+    if summary.win_rates is not None and summary.win_rates.height:
+        lines = []
+        for (n,), grp in summary.win_rates.group_by("players", maintain_order=True):
+            lines.append(f"{n}p: " + ", ".join(f"{r:.1%}" for r in grp["win_rate"]))
+        rates = "\n".join(lines)
+    table.add_row(f"{summary.games:,}", f"{summary.errors:,}", f"{summary.rate:,.0f}", rates)
+    return table
+
+
+def replay(run_dir: Path, cell_id: str, index: int) -> tuple[GameConfig, Content, list[Policy], int]:
+    """The exact (config, content, policies, seed) of game ``index`` of a cell of a run, to play it again."""
+    if not (run_dir / "config.toml").is_file():
+        raise RunError(f"--replay {run_dir}: not a run directory (no config.toml)")
+    try:
+        exp = load_experiment(run_dir / "config.toml")
+        cell = exp.cell(cell_id)
+    except ExperimentError as exc:
+        raise RunError(f"--replay: {exc}") from None
+    if not 0 <= index < exp.config.games_per_cell:
+        raise RunError(f"--game: index {index} outside 0..{exp.config.games_per_cell - 1}")
+    policies = [make_policy(name) for name in cell.seat_personas(index)]
+    return cell.game_config(), cell_content(cell, exp.content_dir), policies, game_seed(exp.config.seed, index)

@@ -1,0 +1,205 @@
+"""The CI balance gate: a baseline/check round trip passes, a content change is a shift, bad input exits 2, failed
+games exit 3, JUnit and the GitHub step summary carry the table, sequential mode stops early."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from septima_sim import regression, runner
+from septima_sim.cli import main
+from septima_sim.experiment import load_experiment
+
+CONFIG = """
+name = "reg"
+games_per_cell = 80
+seed = 31
+shard_size = 40
+
+[matrix]
+players = [2, 3]
+mode = ["full"]
+shapeshifting = [false, true]
+"""
+PACK = Path(regression.__file__).parent / "content" / "base"
+
+
+def cli(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the console entry point in-process: (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["septima-sim", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(autouse=True)
+def _no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run inside GitHub Actions must not write to the real job summary."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+@pytest.fixture(scope="module")
+def baseline_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("reg")
+    (root / "reg.toml").write_text(CONFIG)
+    played = regression.baseline(root / "reg.toml", root / "baseline.json", jobs=1)
+    assert played.errors == 0
+    return root / "baseline.json"
+
+
+def test_round_trip_unchanged_passes_with_summary_and_junit(
+    baseline_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    junit = tmp_path / "out" / "balance.xml"
+    code, out, _ = cli(
+        ["check", "--baseline", str(baseline_file), "-j", "1", "--junit", str(junit)], monkeypatch, capsys
+    )
+    assert code == 0, out
+    assert "| metric | baseline | current | delta [95% CI] | tolerance | verdict |" in out
+    assert "within tolerance" in out and "**SHIFT**" not in out and "inconclusive |" not in out
+    assert "effect[shapeshifting] on winning_score" in out
+    text = summary.read_text()
+    assert text.startswith("earlier step\n") and "| metric |" in text
+    suite = ET.parse(junit).getroot()
+    cases = suite.findall("testcase")
+    assert suite.tag == "testsuite" and len(cases) == int(suite.get("tests", "0")) > 20
+    assert suite.get("failures") == "0" and not suite.findall(".//failure")
+
+
+def test_changed_content_is_a_shift_named_by_metric(
+    baseline_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(PACK, pack)
+    actions = pack / "actions.toml"
+    head, _, tail = actions.read_text().partition('id = "plead"')
+    actions.write_text(head + 'id = "plead"' + tail.replace("wisdom = 2", "wisdom = 6", 1))
+    junit = tmp_path / "balance.xml"
+    args = ["check", "--baseline", str(baseline_file), "-j", "1", "--content", str(pack), "--junit", str(junit)]
+    code, out, _ = cli(args, monkeypatch, capsys)
+    assert code == 1
+    assert "BALANCE SHIFT" in out
+    shifted = [line for line in out.splitlines() if "**SHIFT**" in line]
+    assert any(" winning_score |" in line for line in shifted), out
+    failures = ET.parse(junit).getroot().findall(".//failure")
+    assert failures and all(f.get("type") == "shift" for f in failures)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda text: text[: len(text) // 2], "invalid JSON"),
+        (lambda text: text.replace('"schema_version": 1', '"schema_version": 99', 1), "schema version 99"),
+        (lambda text: text.replace('"schema": "septima-sim/balance-baseline"', '"schema": "x"', 1), "not a septima"),
+        (lambda text: text.replace('"players": [2,3]', '"players": [2,9]', 1), "players"),
+    ],
+    ids=["corrupt", "foreign-schema", "not-a-baseline", "config-error"],
+)
+def test_bad_baseline_exits_2_with_one_line(
+    baseline_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    mutate: object,
+    message: str,
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(mutate(baseline_file.read_text()))  # type: ignore[operator]
+    code, _, err = cli(["check", "--baseline", str(bad), "-j", "1"], monkeypatch, capsys)
+    assert code == 2
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_bad_tolerance_file_exits_2(
+    baseline_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tol = tmp_path / "tol.toml"
+    tol.write_text("[tolerance]\nwin_rat = 0.05\n")
+    code, _, err = cli(["check", "-b", str(baseline_file), "-t", str(tol), "-j", "1"], monkeypatch, capsys)
+    assert code == 2 and "win_rat" in err
+
+
+def test_failed_games_exit_3(
+    baseline_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("engine broke")
+
+    monkeypatch.setattr(runner, "play_game", broken)  # jobs=1 plays in this process
+    code, out, _ = cli(["check", "-b", str(baseline_file), "-j", "1"], monkeypatch, capsys)
+    assert code == 3 and "engine broke" in out
+
+
+def test_sequential_stops_after_first_batch_when_unchanged(baseline_file: Path) -> None:
+    result = regression.check(baseline_file, jobs=1, sequential=True)
+    assert result.exit_code == 0 and result.looks == 2
+    assert result.games == result.games_planned // 2
+    assert all(r.verdict == "pass" for r in result.rows)
+
+
+def test_tolerance_override_and_percent(tmp_path: Path) -> None:
+    tol = tmp_path / "tol.toml"
+    tol.write_text('[tolerance]\nmargin = "10%"\n[metric]\n"c1 win_rate[seat 0]" = 0.1\n')
+    loaded = regression.load_tolerances(tol)
+    assert loaded.band("c1 margin", "margin", 8.0) == pytest.approx(0.8)
+    assert loaded.band("c1 win_rate[seat 0]", "win_rate", 0.5) == 0.1
+    assert loaded.band("c2 win_rate[seat 0]", "win_rate", 0.5) == 0.03  # shipped default
+
+
+def test_verdicts_equivalence_shift_and_inconclusive() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(20, 5, 4000)
+    tol = regression.load_tolerances()
+    cases = {
+        "same": x + rng.normal(0, 0.5, x.size),
+        "moved": x + 3 + rng.normal(0, 0.5, x.size),
+        "noisy": x[:40] + rng.normal(0.5, 8, 40),
+    }
+    items = [regression.Metric(f"c {k}", "winning_score", x[: y.size], y) for k, y in cases.items()]
+    verdicts = {r.metric: r.verdict for r in regression.compare(items, tol)}
+    assert verdicts == {"c same": "pass", "c moved": "shift", "c noisy": "inconclusive"}
+
+
+def test_baseline_file_is_compact_and_self_describing(baseline_file: Path) -> None:
+    data = json.loads(baseline_file.read_text())
+    assert data["schema_version"] == regression.SCHEMA_VERSION and data["content_hash"]
+    assert len(data["seeds"]["games"]) == 80 and data["seeds"]["games"][0] == runner.game_seed(31, 0)
+    cell = data["cells"]["p3-full-ss0-om0-none-all-random"]
+    assert set(cell["outcomes"]) >= {"winning_score", "margin", "decisions", "won_0", "won_2", "captures_1"}
+    assert all(len(v) == 80 for v in cell["outcomes"].values())
+
+
+def test_committed_ci_baseline_matches_configs_ci() -> None:
+    """The baseline .ci/run checks is readable and was built from configs/ci.toml as it is now (else regenerate it:
+    README, CI balance check)."""
+    root = Path(__file__).resolve().parent.parent
+    committed = regression.read_baseline(root / "tests" / "baselines" / "ci-baseline.json")
+    assert committed.exp.hash == load_experiment(root / "configs" / "ci.toml").hash
+
+
+def test_baseline_command_writes_a_file_and_refuses_bad_configs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    out = tmp_path / "b.json"
+    code, stdout, _ = cli(["baseline", str(config), "--out", str(out), "--games", "10", "-j", "1"], monkeypatch, capsys)
+    assert code == 0 and "40 games in 4 cell(s)" in stdout
+    assert json.loads(out.read_text())["config"]["games_per_cell"] == 10
+    config.write_text(CONFIG.replace("[2, 3]", "[2, 7]"))
+    code, _, err = cli(["baseline", str(config), "--out", str(tmp_path / "x.json")], monkeypatch, capsys)
+    assert code == 2 and err.startswith("error: ") and "players" in err
+    assert not (tmp_path / "x.json").exists()

@@ -1,0 +1,147 @@
+"""The report of a small real run: charts are valid deterministic PNGs, the HTML is self-contained and loads in
+headless Chromium without console errors, and bad input exits 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from PIL import Image
+
+from septima_sim import store
+from septima_sim.analysis import Settings
+from septima_sim.cli import main as entry
+from septima_sim.report import build_report
+
+CONFIG = """
+name = "report-test"
+games_per_cell = 30
+seed = 11
+shard_size = 15
+
+[matrix]
+players = [2, 3]
+mode = ["full"]
+shapeshifting = [false, true]
+lineup = ["all-random"]
+"""
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+CHROMIUM = Path("/usr/bin/chromium")
+FAST = Settings(resamples=200)
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "septima_sim.cli", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("report")
+    config = root / "cfg.toml"
+    config.write_text(CONFIG)
+    out = cli("run", str(config), "--out", str(root / "run"), "--jobs", "1", "--events", "--quiet")
+    assert out.returncode == 0, out.stderr
+    return root / "run"
+
+
+@pytest.fixture(scope="module")
+def report(run_dir: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    return build_report(run_dir, tmp_path_factory.mktemp("out"), settings=FAST)
+
+
+def test_every_chart_is_a_valid_png(report) -> None:  # type: ignore[no-untyped-def]
+    names = {p.name for p in report.charts}
+    assert {"seat_heatmap.png", "distributions.png", "wisdom_sources.png", "suspicion.png", "modules.png"} <= names
+    assert "widow_wisdom.png" not in names  # no solo games: no solo section
+    for path in report.charts:
+        data = path.read_bytes()
+        assert data.startswith(PNG_SIGNATURE), path
+        with Image.open(path) as img:
+            img.verify()
+    assert all(p.stat().st_size > 0 for p in report.csvs)
+
+
+def test_html_is_self_contained_with_headlines(report) -> None:  # type: ignore[no-untyped-def]
+    html = report.html.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html)
+    assert "http://" not in html and "https://" not in html
+    assert html.count("data:image/png;base64,") == len(report.charts)
+    assert "Headline findings" in html and "at 2 players (fair 50.0%" in html
+    assert 'id="modules"' in html and 'id="solo"' not in html and 'id="personas"' not in html
+    assert "Omen" not in "".join(line for line in report.headlines)
+    assert report.markdown.read_text().startswith("# Septima balance report")
+
+
+def test_same_run_gives_same_bytes_and_compare_pairs_by_seed(run_dir: Path, report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    again = build_report(run_dir, tmp_path, compare=run_dir, settings=FAST)
+    second = {p.name: p.read_bytes() for p in again.charts}
+    for first in report.charts:
+        assert first.read_bytes() == second[first.name], first.name
+    assert "compare_seats.png" in second
+    seats = pl.read_csv(tmp_path / "tables" / "compare_seats.csv")
+    assert seats["paired"].all() and (seats["delta"] == 0).all()
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_html_loads_in_headless_chromium_without_console_errors(report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    args = [
+        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0", "--dump-dom",
+        report.html.as_uri(),
+    ]  # fmt: skip
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Headline findings" in out.stdout
+    console = [line for line in out.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert not console, console
+
+
+def main(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The console entry point in-process: (exit code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["septima-sim", *args])
+    with pytest.raises(SystemExit) as exc:
+        entry()
+        sys.exit(0)
+    out = capsys.readouterr()
+    return int(exc.value.code or 0), out.out, out.err
+
+
+def test_report_command_writes_the_files(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = main(["report", str(run_dir), "--out", str(tmp_path / "r")], monkeypatch, capsys)
+    assert code == 0, err
+    assert (tmp_path / "r" / "report.html").is_file() and (tmp_path / "r" / "summary.md").is_file()
+    assert "players (fair" in out
+
+
+def _only_errors(path: Path) -> None:
+    path.mkdir()
+    (path / "manifest.json").write_text(json.dumps({"run_id": "x"}))
+    row = {"run_id": ["x"], "cell_id": ["c"], "game_index": [0], "seed": [1], "error": ["boom"]}
+    store.write_atomic(path / "errors" / "part-c-00000.parquet", store.parquet_bytes(store.frame("errors", row, 1)))
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: None, "no such run directory"),
+        (lambda p: p.mkdir() or (p / "notes.txt").write_text("hi"), "not a run directory"),
+        (lambda p: p.mkdir() or (p / "manifest.json").write_text("{}"), "the run has no games"),
+        (_only_errors, "only errors (1 game(s) raised"),
+    ],
+    ids=["missing", "foreign", "empty", "only-errors"],
+)
+def test_bad_input_exits_2_with_one_line(make, message: str, tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "run"
+    make(target)
+    code, _, err = main(["report", str(target)], monkeypatch, capsys)
+    assert code == 2, err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -1,0 +1,203 @@
+"""The runner: identical rows whatever the backend, worker count or interruption; errors recorded; replay exact."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import septima_sim
+from septima_sim import runner, store
+from septima_sim.cli import main
+from septima_sim.content import Content
+from septima_sim.engine import GameConfig, GameResult
+
+CONFIG = """
+name = "t"
+games_per_cell = {games}
+seed = 77
+shard_size = {shard}
+
+[matrix]
+players = [2, 4]
+mode = ["full"]
+
+[overrides]
+"suspicion.start" = [1, 2]
+"""
+
+
+def cli(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Run the console entry point in-process; returns (exit code, stderr). Stdout is kept in ``cli.stdout``."""
+    monkeypatch.setattr(sys, "argv", ["septima-sim", *args])
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    captured = capsys.readouterr()
+    STDOUT["last"] = captured.out
+    return code, captured.err
+
+
+STDOUT: dict[str, str] = {"last": ""}
+
+
+def rows(run_dir: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """games and players rows in a fixed order, without the columns that vary by run (id, timing)."""
+    data = septima_sim.load(run_dir)
+    games = data.games.drop("run_id", "duration_ms").sort("cell_id", "game_index").collect()
+    players = data.players.drop("run_id").sort("cell_id", "game_index", "seat").collect()
+    return games, players
+
+
+@pytest.fixture(scope="module")
+def config_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cfg") / "t.toml"
+    path.write_text(CONFIG.format(games=120, shard=25))
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference(config_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("ref") / "run"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(sys, "argv", ["septima-sim", "run", str(config_file), "--jobs", "1", "--out", str(out), "-q"])
+        main()
+    return out
+
+
+def test_reference_run_is_complete(reference: Path) -> None:
+    games, players = rows(reference)
+    assert games.height == 4 * 120 and games.select("cell_id", "game_index").is_duplicated().sum() == 0
+    assert players.height == 120 * (2 + 4) * 2
+    manifest = store.read_manifest(reference)
+    assert manifest["status"] == "finished" and len(manifest["shards"]) == 4 * 5
+    # common random numbers: game i has the same seed in every cell
+    assert games.group_by("game_index").agg(pl.col("seed").n_unique()).get_column("seed").max() == 1
+    assert set(games.get_column("suspicion.start")) == {1, 2}
+
+
+def test_jobs_2_gives_identical_rows(
+    config_file: Path, reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    out = tmp_path / "run"
+    code, _ = cli(["run", str(config_file), "--jobs", "2", "--out", str(out), "-q"], monkeypatch, capsys)
+    assert code == 0
+    assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
+
+
+def test_dask_local_cluster_gives_identical_rows(
+    config_file: Path, reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True
+    ) as cluster:
+        out = tmp_path / "run"
+        args = ["run", str(config_file), "--backend", "dask", "--scheduler", cluster.scheduler_address]
+        code, err = cli([*args, "--out", str(out), "-q"], monkeypatch, capsys)
+    assert code == 0, err
+    assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
+
+
+def test_sigkill_then_resume_loses_and_duplicates_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    cfg = tmp_path / "k.toml"
+    cfg.write_text(CONFIG.format(games=600, shard=20))
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "septima_sim.cli", "run", str(cfg), "--jobs", "2", "--out", str(out), "-q"]
+    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            manifest = out / "manifest.json"
+            if manifest.is_file() and len(json.loads(manifest.read_text())["shards"]) >= 8:
+                break
+            time.sleep(0.02)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    before = store.read_manifest(out)
+    assert before["status"] == "running" and len(before["shards"]) < 4 * 30, "the run finished before the kill"
+    code, _ = cli(["run", "--resume", str(out), "--jobs", "2", "-q"], monkeypatch, capsys)
+    assert code == 0
+    assert store.read_manifest(out)["status"] == "finished"
+    assert not list(out.rglob("*.partial"))
+    ref = tmp_path / "ref"
+    code, _ = cli(["run", str(cfg), "--jobs", "2", "--out", str(ref), "-q"], monkeypatch, capsys)
+    assert code == 0
+    assert rows(out)[0].equals(rows(ref)[0]) and rows(out)[1].equals(rows(ref)[1])
+
+
+def test_ctrl_c_stops_cleanly_then_resume_completes(
+    config_file: Path, reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    real = store.write_atomic
+    calls = {"n": 0}
+
+    def interrupting(path: Path, data: bytes) -> str:
+        calls["n"] += 1
+        if calls["n"] == 7:
+            raise KeyboardInterrupt
+        return real(path, data)
+
+    monkeypatch.setattr(store, "write_atomic", interrupting)
+    out = tmp_path / "run"
+    code, err = cli(["run", str(config_file), "--jobs", "1", "--out", str(out), "-q"], monkeypatch, capsys)
+    assert code == 130 and f"--resume {out}" in err
+    assert store.read_manifest(out)["status"] == "interrupted"
+    monkeypatch.setattr(store, "write_atomic", real)
+    code, _ = cli(["run", "--resume", str(out), "--jobs", "1", "-q"], monkeypatch, capsys)
+    assert code == 0
+    assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
+
+
+def test_game_that_raises_goes_to_errors_and_run_completes(
+    config_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    bad_seed = runner.game_seed(77, 3)
+    real = runner.play_game
+
+    def flaky(config: GameConfig, content: Content, policies: list, seed: int, sink: object = None) -> GameResult:
+        if seed == bad_seed:
+            raise RuntimeError("injected engine fault")
+        return real(config, content, policies, seed, sink)
+
+    monkeypatch.setattr(runner, "play_game", flaky)
+    out = tmp_path / "run"
+    code, err = cli(["run", str(config_file), "--jobs", "1", "--out", str(out), "-q"], monkeypatch, capsys)
+    assert code == 3 and "4 game(s) raised" in err
+    data = septima_sim.load(out)
+    assert data.errors is not None
+    errors = data.errors.collect()
+    assert errors.height == 4 and set(errors["game_index"]) == {3} and set(errors["seed"]) == {bad_seed}
+    assert errors["error"][0] == "RuntimeError: injected engine fault" and "Traceback" in errors["traceback"][0]
+    assert errors["replay"][0].startswith(f"septima-sim play --replay {out} --game ")
+    games = data.games.collect()
+    assert games.height == 4 * 120 - 4 and 3 not in set(games["game_index"])
+
+
+def test_replay_prints_the_exact_game(reference: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    games, players = rows(reference)
+    row = games.filter(pl.col("players") == 4, pl.col("game_index") == 17).row(0, named=True)
+    cell = row["cell_id"]
+    args = ["play", "--replay", str(reference), "--game", f"{cell}:17", "--format", "jsonl"]
+    code, _ = cli(args, monkeypatch, capsys)
+    assert code == 0
+    end = json.loads(STDOUT["last"].strip().splitlines()[-1])
+    assert end["game"]["seed"] == row["seed"]
+    assert end["game"]["winner_seats"] == row["winner_seats"]
+    assert end["game"]["decisions"] == row["decisions"]
+    seat_policies = players.filter(pl.col("cell_id") == cell, pl.col("game_index") == 17)["policy"].to_list()
+    assert [p["policy"] for p in end["players"]] == seat_policies
+    code, err = cli(["play", "--replay", str(reference), "--game", "nope:1"], monkeypatch, capsys)
+    assert code == 2 and "no cell 'nope'" in err
