@@ -133,9 +133,8 @@ def search_duel(content: Content, games: int, budget: int) -> None:
     print(f"  search win share {share / games:.1%} ({time.perf_counter() - t0:.0f} s)")
 
 
-def speed(content: Content, config: GameConfig, games: int, runs: int) -> None:
-    """4-player games with the heuristic-mix lineup on one core (median of runs)."""
-    lineup = builtin_lineups()["heuristic-mix"]
+def _rates(content: Content, config: GameConfig, lineup: Sequence[str], games: int, runs: int) -> tuple[list, list]:
+    """Games/s per run, wall clock and CPU time of this process."""
     wall: list[float] = []
     cpu: list[float] = []
     for r in range(runs):
@@ -144,11 +143,19 @@ def speed(content: Content, config: GameConfig, games: int, runs: int) -> None:
             play(content, config, lineup, seed)
         wall.append(games / (time.perf_counter() - t0))
         cpu.append(games / (time.process_time() - c0))
+    return wall, cpu
+
+
+def speed(content: Content, config: GameConfig, games: int, runs: int) -> None:
+    """4-player games with the heuristic-mix lineup on one core (median of runs), next to all-random games."""
+    wall, cpu = _rates(content, config, builtin_lineups()["heuristic-mix"], games, runs)
+    _, random_cpu = _rates(content, config, builtin_lineups()["all-random"], games, runs)
     modules = [m for m in ("shapeshifting", "omens") if getattr(config, m)]
     what = f"{config.players} players, {config.mode}{' + ' + ' + '.join(modules) if modules else ''}"
     print(f"\n## speed (heuristic-mix, {what}, {runs} runs of {games} games, one process)")
     print(f"  games/s: median wall {statistics.median(wall):.1f}, median CPU-time {statistics.median(cpu):.1f}")
     print(f"  (runs, wall: {', '.join(f'{x:.0f}' for x in wall)}; target >= 150)")
+    print(f"  all-random lineup, same conditions: median CPU-time {statistics.median(random_cpu):.1f} games/s")
 
 
 def main() -> None:

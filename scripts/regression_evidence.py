@@ -8,8 +8,8 @@
   refactor that reshuffles every random draw without changing balance) must not report a shift at least 19 times.
 - Wall time of ``septima-sim check --baseline tests/baselines/ci-baseline.json --jobs 2``.
 
-Usage: ``python scripts/regression_evidence.py [--blocks 20] [--replay-games 200] [--jobs 2]`` (about 15 minutes on
-2 cores at the defaults).
+Usage: ``python scripts/regression_evidence.py [--blocks 20] [--replay-games 200] [--jobs 2]`` (a few minutes on 2
+idle cores at the defaults).
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ app = typer.Typer(
 )
 
 DEBUG = {"on": False}
+INTERNAL_ERROR = 70
+"""Exit code of an unexpected crash (EX_SOFTWARE), distinct from check's 1 = balance shift."""
 
 
 class UserError(Exception):
@@ -295,7 +297,7 @@ def main() -> None:
         if DEBUG["on"]:
             raise
         typer.echo(f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True)
-        sys.exit(1)
+        sys.exit(INTERNAL_ERROR)
     if isinstance(code, int) and code:
         sys.exit(code)
 

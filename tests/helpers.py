@@ -146,3 +146,19 @@ def disease(g: Game, disease_id: str) -> int:
 
 def goal(g: Game, goal_id: str) -> int:
     return next(i for i, gl in enumerate(g.content.goals) if gl.id == goal_id)
+
+
+def run_cli(args: list[str], monkeypatch: object, capsys: object) -> tuple[int, str, str]:
+    """Run the ``septima-sim`` entry point in-process: (exit code, stdout, stderr)."""
+    import sys
+
+    from septima_sim.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["septima-sim", *args])  # type: ignore[attr-defined]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()  # type: ignore[attr-defined]
+    return code, out.out, out.err

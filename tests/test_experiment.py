@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-from septima_sim.cli import main
 from septima_sim.experiment import build, default_config, load_experiment
+from tests.helpers import run_cli as cli
 
 GOOD = """
 name = "t"
@@ -18,17 +17,6 @@ seed = 1
 [matrix]
 players = [2, 3]
 """
-
-
-def cli(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """Run the console entry point in-process; returns (exit code, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["septima-sim", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    return code, capsys.readouterr().err
 
 
 def test_cells_have_stable_ids_and_apply_exclude() -> None:
@@ -89,7 +77,7 @@ def test_bad_config_exits_2_with_message(
     cfg = tmp_path / "bad.toml"
     cfg.write_text(text)
     out = tmp_path / "run"
-    code, err = cli(["run", str(cfg), "--out", str(out), "--jobs", "1", "--quiet"], monkeypatch, capsys)
+    code, _, err = cli(["run", str(cfg), "--out", str(out), "--jobs", "1", "--quiet"], monkeypatch, capsys)
     assert code == 2
     assert message in err
     assert err.startswith("error: ") and err.count("\n") == 1
@@ -111,7 +99,7 @@ def test_bad_options_exit_2(
     cfg = tmp_path / "ok.toml"
     cfg.write_text(GOOD)
     out = tmp_path / "run"
-    code, err = cli(["run", str(cfg), "--out", str(out), "--quiet", *args], monkeypatch, capsys)
+    code, _, err = cli(["run", str(cfg), "--out", str(out), "--quiet", *args], monkeypatch, capsys)
     assert code == 2 and message in err
     assert not out.exists()
 
@@ -119,19 +107,19 @@ def test_bad_options_exit_2(
 def test_missing_config_and_existing_out_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, err = cli(["run", str(tmp_path / "nope.toml")], monkeypatch, capsys)
+    code, _, err = cli(["run", str(tmp_path / "nope.toml")], monkeypatch, capsys)
     assert code == 2 and "no such config file" in err
     cfg = tmp_path / "ok.toml"
     cfg.write_text(GOOD)
     out = tmp_path / "run"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
-    code, err = cli(["run", str(cfg), "--out", str(out), "--quiet"], monkeypatch, capsys)
+    code, _, err = cli(["run", str(cfg), "--out", str(out), "--quiet"], monkeypatch, capsys)
     assert code == 2 and "exists (use --resume" in err
-    code, err = cli(["run", str(cfg), "--out", str(out), "--quiet", "--force"], monkeypatch, capsys)
+    code, _, err = cli(["run", str(cfg), "--out", str(out), "--quiet", "--force"], monkeypatch, capsys)
     assert code == 2 and "not a run directory" in err
     assert (out / "keep.txt").read_text() == "mine"
-    code, err = cli(["run", "--resume", str(tmp_path / "ghost"), "--quiet"], monkeypatch, capsys)
+    code, _, err = cli(["run", "--resume", str(tmp_path / "ghost"), "--quiet"], monkeypatch, capsys)
     assert code == 2 and "not a run directory" in err
 
 
@@ -143,7 +131,7 @@ def test_unplayable_cells_exit_2_before_any_game(
     cfg = tmp_path / "m.toml"
     cfg.write_text(GOOD.replace("players = [2, 3]", 'players = [2]\nmode = ["basic"]') + f"{matrix}\n")
     out = tmp_path / "run"
-    code, err = cli(["run", str(cfg), "--out", str(out), "--quiet"], monkeypatch, capsys)
+    code, _, err = cli(["run", str(cfg), "--out", str(out), "--quiet"], monkeypatch, capsys)
     assert code == 2 and "playable with the Full game only" in err and not out.exists()
 
 

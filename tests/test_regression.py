@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,8 +12,8 @@ import numpy as np
 import pytest
 
 from septima_sim import regression, runner
-from septima_sim.cli import main
 from septima_sim.experiment import load_experiment
+from tests.helpers import run_cli as cli
 
 CONFIG = """
 name = "reg"
@@ -28,18 +27,6 @@ mode = ["full"]
 shapeshifting = [false, true]
 """
 PACK = Path(regression.__file__).parent / "content" / "base"
-
-
-def cli(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the console entry point in-process: (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["septima-sim", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 @pytest.fixture(autouse=True)

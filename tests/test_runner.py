@@ -18,6 +18,7 @@ from septima_sim import runner, store
 from septima_sim.cli import main
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, GameResult
+from tests.helpers import run_cli as cli
 
 CONFIG = """
 name = "t"
@@ -32,22 +33,6 @@ mode = ["full"]
 [overrides]
 "suspicion.start" = [1, 2]
 """
-
-
-def cli(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """Run the console entry point in-process; returns (exit code, stderr). Stdout is kept in ``cli.stdout``."""
-    monkeypatch.setattr(sys, "argv", ["septima-sim", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    captured = capsys.readouterr()
-    STDOUT["last"] = captured.out
-    return code, captured.err
-
-
-STDOUT: dict[str, str] = {"last": ""}
 
 
 def rows(run_dir: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -89,7 +74,7 @@ def test_jobs_2_gives_identical_rows(
     config_file: Path, reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
     out = tmp_path / "run"
-    code, _ = cli(["run", str(config_file), "--jobs", "2", "--out", str(out), "-q"], monkeypatch, capsys)
+    code, _, _ = cli(["run", str(config_file), "--jobs", "2", "--out", str(out), "-q"], monkeypatch, capsys)
     assert code == 0
     assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
 
@@ -103,7 +88,7 @@ def test_dask_local_cluster_gives_identical_rows(
     ) as cluster:
         out = tmp_path / "run"
         args = ["run", str(config_file), "--backend", "dask", "--scheduler", cluster.scheduler_address]
-        code, err = cli([*args, "--out", str(out), "-q"], monkeypatch, capsys)
+        code, _, err = cli([*args, "--out", str(out), "-q"], monkeypatch, capsys)
     assert code == 0, err
     assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
 
@@ -128,12 +113,12 @@ def test_sigkill_then_resume_loses_and_duplicates_nothing(
         proc.wait()
     before = store.read_manifest(out)
     assert before["status"] == "running" and len(before["shards"]) < 4 * 30, "the run finished before the kill"
-    code, _ = cli(["run", "--resume", str(out), "--jobs", "2", "-q"], monkeypatch, capsys)
+    code, _, _ = cli(["run", "--resume", str(out), "--jobs", "2", "-q"], monkeypatch, capsys)
     assert code == 0
     assert store.read_manifest(out)["status"] == "finished"
     assert not list(out.rglob("*.partial"))
     ref = tmp_path / "ref"
-    code, _ = cli(["run", str(cfg), "--jobs", "2", "--out", str(ref), "-q"], monkeypatch, capsys)
+    code, _, _ = cli(["run", str(cfg), "--jobs", "2", "--out", str(ref), "-q"], monkeypatch, capsys)
     assert code == 0
     assert rows(out)[0].equals(rows(ref)[0]) and rows(out)[1].equals(rows(ref)[1])
 
@@ -152,11 +137,11 @@ def test_ctrl_c_stops_cleanly_then_resume_completes(
 
     monkeypatch.setattr(store, "write_atomic", interrupting)
     out = tmp_path / "run"
-    code, err = cli(["run", str(config_file), "--jobs", "1", "--out", str(out), "-q"], monkeypatch, capsys)
+    code, _, err = cli(["run", str(config_file), "--jobs", "1", "--out", str(out), "-q"], monkeypatch, capsys)
     assert code == 130 and f"--resume {out}" in err
     assert store.read_manifest(out)["status"] == "interrupted"
     monkeypatch.setattr(store, "write_atomic", real)
-    code, _ = cli(["run", "--resume", str(out), "--jobs", "1", "-q"], monkeypatch, capsys)
+    code, _, _ = cli(["run", "--resume", str(out), "--jobs", "1", "-q"], monkeypatch, capsys)
     assert code == 0
     assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
 
@@ -174,7 +159,7 @@ def test_game_that_raises_goes_to_errors_and_run_completes(
 
     monkeypatch.setattr(runner, "play_game", flaky)
     out = tmp_path / "run"
-    code, err = cli(["run", str(config_file), "--jobs", "1", "--out", str(out), "-q"], monkeypatch, capsys)
+    code, _, err = cli(["run", str(config_file), "--jobs", "1", "--out", str(out), "-q"], monkeypatch, capsys)
     assert code == 3 and "4 game(s) raised" in err
     data = septima_sim.load(out)
     assert data.errors is not None
@@ -191,13 +176,13 @@ def test_replay_prints_the_exact_game(reference: Path, monkeypatch: pytest.Monke
     row = games.filter(pl.col("players") == 4, pl.col("game_index") == 17).row(0, named=True)
     cell = row["cell_id"]
     args = ["play", "--replay", str(reference), "--game", f"{cell}:17", "--format", "jsonl"]
-    code, _ = cli(args, monkeypatch, capsys)
+    code, stdout, _ = cli(args, monkeypatch, capsys)
     assert code == 0
-    end = json.loads(STDOUT["last"].strip().splitlines()[-1])
+    end = json.loads(stdout.strip().splitlines()[-1])
     assert end["game"]["seed"] == row["seed"]
     assert end["game"]["winner_seats"] == row["winner_seats"]
     assert end["game"]["decisions"] == row["decisions"]
     seat_policies = players.filter(pl.col("cell_id") == cell, pl.col("game_index") == 17)["policy"].to_list()
     assert [p["policy"] for p in end["players"]] == seat_policies
-    code, err = cli(["play", "--replay", str(reference), "--game", "nope:1"], monkeypatch, capsys)
+    code, _, err = cli(["play", "--replay", str(reference), "--game", "nope:1"], monkeypatch, capsys)
     assert code == 2 and "no cell 'nope'" in err

@@ -354,10 +354,13 @@ class Game:
         self.setup()
         return self.play_from(0, 0)
 
-    def play_from(self, season0: int, turn0: int, forced: dict[int, int] | None = None) -> GameResult:
+    def play_from(
+        self, season0: int, turn0: int, forced: dict[int, int] | None = None, last_season: int | None = None
+    ) -> GameResult:
         """Play on from the card selection of moon phase `turn0` of season `season0` to the end of the game.
-        ``forced`` fixes the card of some seats in that first selection (used by search players on a clone)."""
-        seasons = len(self.rules.seasons)
+        ``forced`` fixes the card of some seats in that first selection and ``last_season`` ends the game early,
+        scoring as if that season were the last (both used by search players on a clone)."""
+        seasons = len(self.rules.seasons) if last_season is None else last_season + 1
         for season in range(season0, seasons):
             self.season = season
             if season > season0:

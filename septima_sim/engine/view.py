@@ -36,11 +36,13 @@ class WidowView(NamedTuple):
 class PlayerView:
     """A read-only window on a game for one seat."""
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ("_game", "_lunar", "_players", "seat")
 
     def __init__(self, game: Game, seat: int) -> None:
         self._game = game
         self.seat = seat
+        self._players: tuple[Player, ...] = ()
+        self._lunar: tuple[int, ...] = ()
 
     # static information
     @property
@@ -71,7 +73,9 @@ class PlayerView:
     # public information
     @property
     def players(self) -> tuple[Player, ...]:
-        return tuple(self._game.players)
+        if not self._players:  # the seats never change during a game
+            self._players = tuple(self._game.players)
+        return self._players
 
     @property
     def season(self) -> int:
@@ -101,7 +105,10 @@ class PlayerView:
 
     @property
     def lunar(self) -> tuple[int, ...]:
-        return tuple(self._game.lunar)
+        """The moon track's ingredient icons (fixed at setup, B19)."""
+        if not self._lunar:
+            self._lunar = tuple(self._game.lunar)
+        return self._lunar
 
     @property
     def patients(self) -> tuple[Patient, ...]:
@@ -154,14 +161,18 @@ class PlayerView:
         """The active Omen: (card index, "bright" | "dark"), or (-1, "") when none is active."""
         return self._game.omen_card, self._game.omen_side
 
-    def sample_continuation(self, card: int, policies: Sequence[Policy], seed: int) -> GameResult:
-        """For search players, at a card decision: play one possible future to the end on a copy of the game in
-        which everything this seat cannot see is re-guessed (``Game.determinize``), this seat playing `card` now
-        and `policies` deciding everything else. The real game is not touched."""
+    def sample_continuation(
+        self, card: int, policies: Sequence[Policy], seed: int, seasons: int | None = None
+    ) -> GameResult:
+        """For search players, at a card decision: play one possible future on a copy of the game in which
+        everything this seat cannot see is re-guessed (``Game.determinize``), this seat playing `card` now and
+        `policies` deciding everything else; to the end of the game, or scored as if it ended after `seasons` more
+        season ends (0 = this season). The real game is not touched."""
         g = self._game
         twin = g.clone(policies, seed)
         twin.determinize(self.seat, random.Random(seed))
-        return twin.play_from(g.season, g.turn, {self.seat: card})
+        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.season + seasons)
+        return twin.play_from(g.season, g.turn, {self.seat: card}, last)
 
     @property
     def widow(self) -> WidowView | None:

@@ -102,8 +102,10 @@ class _Tables:
 
 _TABLES: dict[str, _Tables] = {}
 """Content hash -> static lookups."""
-_BUILDING_GAINS: dict[tuple, dict[str, float]] = {}
-"""(persona weights, vertex, buildings next to it) -> what the buildings add per card; kept across games."""
+_BUILDING_GAINS: dict[tuple, tuple[tuple[str, float], ...]] = {}
+"""(persona weights, vertex, buildings next to it) -> (card, what the buildings add) when not 0; kept across games."""
+_BUILDING_CARDS = ("collect", "brew", "chant", "recruit", "plead", "remember", "move")
+"""Cards a building can strengthen (triggers and the brewing discount)."""
 _SHARED: dict[tuple[str, str], tuple[tuple[float, ...], dict[tuple[int, int], float]]] = {}
 """(persona weights, content hash) -> witch values and the suspicion-cost memo, shared by all instances."""
 
@@ -119,6 +121,31 @@ def _tables(view: PlayerView) -> _Tables:
 class HeuristicPolicy:
     """A scripted player: picks the option with the highest weighted value (ties: the first)."""
 
+    __slots__ = (
+        "_area_value",
+        "_buildings",
+        "_c",
+        "_fresh",
+        "_goals",
+        "_hash",
+        "_hunt",
+        "_hv",
+        "_pba",
+        "_plans",
+        "_pv",
+        "_rng",
+        "_static",
+        "_sus_memo",
+        "_t",
+        "_vgains",
+        "_waiting",
+        "_witch_value",
+        "_wkey",
+        "name",
+        "seat",
+        "w",
+    )
+
     def __init__(self, name: str, weights: Weights) -> None:
         self.name = name
         self.w = weights
@@ -131,6 +158,7 @@ class HeuristicPolicy:
         self._hash = ""
         # per-decision memos (cleared by every choose)
         self._pv: dict[tuple[int, bool], float] = {}
+        self._hv: dict[int, float] = {}
         self._plans: dict[int, float] = {}
         self._hunt: dict[int, int] | None = None  # region -> vertex of its standing hunter
         self._pba: dict[int, list] | None = None
@@ -141,12 +169,14 @@ class HeuristicPolicy:
         self._sus_memo: dict[tuple[int, int], float] = {}
         self._buildings: dict[int, int] = {}
         self._goals: list[tuple[str, bool, int, float, tuple[str, ...]]] | None = None
+        self._vgains: dict[int, tuple[tuple[str, float], ...]] = {}  # this game's building gains by vertex
 
     def reset(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self._rng = rng
         self._fresh = True
         self._goals = None
+        self._vgains = {}
 
     # ------------------------------------------------------------------------------------------------ dispatch
     def choose(self, decision: Decision, view: PlayerView) -> int:  # type: ignore[override]
@@ -164,12 +194,11 @@ class HeuristicPolicy:
                     witches = tuple(self._value_witch(self._c, i) for i in range(len(self._c.witches)))
                     shared = _SHARED[key] = (witches, self._sus_memo)
                 self._witch_value, self._sus_memo = shared
-        self._pv = {}
-        self._plans = {}
-        self._hunt = None
-        self._pba = None
-        self._area_value = None
-        self._waiting = None
+        if self._pv or self._hv or self._plans:
+            self._pv = {}
+            self._hv = {}
+            self._plans = {}
+        self._hunt = self._pba = self._area_value = self._waiting = None
         handler = _HANDLERS.get(decision.kind)
         if handler is None:
             return self._rng.randrange(len(decision.options))
@@ -269,6 +298,9 @@ class HeuristicPolicy:
 
     def _heal_value(self, view: PlayerView, me: Player, disease: int) -> float:
         """Worth of one heal of `disease`: track step end value, its reward, the all-tracks bonus share."""
+        memo = self._hv.get(disease)
+        if memo is not None:
+            return memo
         d = self._c.diseases[disease]
         step = me.tracks[disease]
         value = self.w.heal
@@ -277,6 +309,7 @@ class HeuristicPolicy:
         if step == 0:
             zeros = sum(1 for x in me.tracks if x == 0)
             value += self._c.rules.all_tracks_bonus / zeros
+        self._hv[disease] = value
         return value
 
     def _potion_value(self, view: PlayerView, me: Player, potion: int, brewing: bool) -> float:
@@ -314,9 +347,8 @@ class HeuristicPolicy:
         w = self.w
         need = [w.ingredient] * 5 + [w.crystal]
         res = me.res
-        for k, pot in enumerate(self._c.potions):
-            recipe = pot.recipe
-            missing = [i for i in set(recipe) if res[i] < recipe.count(i)]
+        for k, recipe in enumerate(self._t.recipes):
+            missing = [i for i, n in recipe if res[i] < n]
             if missing and len(missing) <= 2:
                 share = 0.25 * self._potion_value(view, me, k, True) / len(missing)
                 for i in missing:
@@ -336,10 +368,13 @@ class HeuristicPolicy:
             recipes = self._t.recipes
             brewed = [0] * len(recipes)
             half = 0.5 * self.w.ingredient
+            candidates = range(len(recipes))
             for _ in range(self._c.rules.brew_max):
                 best, best_v, best_gaps = -1, 0.0, 0
                 budget = res[CRYSTAL] + discount
-                for k, recipe in enumerate(recipes):
+                feasible = []  # resources only shrink: later rounds look at these alone
+                for k in candidates:
+                    recipe = recipes[k]
                     if supply[k] <= brewed[k]:
                         continue
                     gaps = 0
@@ -348,11 +383,13 @@ class HeuristicPolicy:
                             gaps += n - res[ing]
                     if gaps > budget:
                         continue
+                    feasible.append(k)
                     v = self._potion_value(view, me, k, True) / (1 + brewed[k]) - half * len(recipe)
                     if v > best_v:
                         best, best_v, best_gaps = k, v, gaps
                 if best < 0:
                     break
+                candidates = feasible
                 total += best_v
                 brewed[best] += 1
                 waive = min(discount, best_gaps)
@@ -370,11 +407,7 @@ class HeuristicPolicy:
         value = 0.0
         if card == "collect":
             turn = view.turn
-            lunar = view.lunar[turn], view.lunar[turn + 1]
-            n = 0
-            for ing in t.ingredients_at[vertex]:
-                if ing in lunar:
-                    n += 1
+            n = t.lunar_count((view.lunar[turn], view.lunar[turn + 1]))[vertex]
             value = n * w.ingredient + t.outcrops_at[vertex] * w.crystal
         elif card == "heal":
             gains = []
@@ -387,8 +420,21 @@ class HeuristicPolicy:
         elif card == "ritual" and t.shrine_at[vertex]:
             value = 0.5 * w.spell if any(not sp.ready for sp in me.spells) else 0.0
         if t.building_areas[vertex]:
-            value += self._building_gain(view, card, vertex)
+            gains = self._vgains.get(vertex)
+            if gains is None:
+                gains = self._vgains[vertex] = self._building_gains(view, vertex)
+            value += sum(x for c, x in gains if c == card)
         return value
+
+    def _building_gains(self, view: PlayerView, vertex: int) -> tuple[tuple[str, float], ...]:
+        """(card, what the buildings next to `vertex` add to it) for the cards they strengthen."""
+        buildings = self._buildings
+        key = (self._wkey, vertex, *(buildings.get(a, -1) for a in self._t.building_areas[vertex]))
+        gains = _BUILDING_GAINS.get(key)
+        if gains is None:
+            all_gains = [(card, self._building_gain(view, card, vertex)) for card in _BUILDING_CARDS]
+            gains = _BUILDING_GAINS[key] = tuple((card, x) for card, x in all_gains if x)
+        return gains
 
     def _building_gain(self, view: PlayerView, card: str, vertex: int) -> float:
         """What the buildings next to `vertex` add to playing `card` (B21g)."""
@@ -485,11 +531,15 @@ class HeuristicPolicy:
         lunar = view.lunar[turn], view.lunar[turn + 1]
         heal_at: dict[int, list[float]] = {}  # area -> worth of each patient I can heal there
         if patients:
-            remedy = t.remedy_for_disease
-            for area, pts in patients.items():
-                for pt in pts:
-                    if me.potions[remedy[pt.disease]] > 0 and not pt.healed_by >> self.seat & 1:
-                        heal_at.setdefault(area, []).append(self._heal_value(view, me, pt.disease))
+            potions = me.potions
+            worth = {d: self._heal_value(view, me, d) for d, r in enumerate(t.remedy_for_disease) if potions[r] > 0}
+            if worth:
+                seat = self.seat
+                for area, pts in patients.items():
+                    for pt in pts:
+                        x = worth.get(pt.disease)
+                        if x is not None and not pt.healed_by >> seat & 1:
+                            heal_at.setdefault(area, []).append(x)
         vertex_areas = view.board.vertex_areas
         exhausted = any(not sp.ready for sp in me.spells)
         out: dict[str, float] = {"collect": 0.0, "heal": 0.0, "ritual": 0.0}
@@ -498,15 +548,10 @@ class HeuristicPolicy:
         for v in verts:
             value = lunar_n[v] * w.ingredient + outcrops[v] * w.crystal
             if t.building_areas[v]:
-                buildings = self._buildings
-                key = (self._wkey, v, *(buildings.get(a, -1) for a in t.building_areas[v]))
-                gains = _BUILDING_GAINS.get(key)
+                gains = self._vgains.get(v)
                 if gains is None:
-                    gains = _BUILDING_GAINS[key] = {
-                        card: self._building_gain(view, card, v)
-                        for card in ("collect", "brew", "chant", "recruit", "plead", "remember", "move")
-                    }
-                for card, extra in gains.items():
+                    gains = self._vgains[v] = self._building_gains(view, v)
+                for card, extra in gains:
                     if card == "collect":
                         value += extra
                     elif extra > out.get(card, 0.0):
@@ -526,28 +571,38 @@ class HeuristicPolicy:
 
     def _card_main(self, view: PlayerView, me: Player, card: str, spots: dict[str, float]) -> float:
         """Expected worth of a card's main ability (best pre-move vertex)."""
+        return self._card_eval(view, me, card, spots)[0]
+
+    def _card_eval(self, view: PlayerView, me: Player, card: str, spots: dict[str, float]) -> tuple[float, float]:
+        """(worth of the card's main ability from the best pre-move vertex, extra worth when matched: Also /
+        Instead / strengthen)."""
         w = self.w
         spot = spots.get(card, 0.0)
-        if card == "collect":
-            return spot
-        if card == "move":
-            return w.ingredient + 3.0 * w.position
-        if card == "brew":
-            return spot + self._brew_plan(view, me, 0)
-        if card == "heal":
-            return spot
-        if card == "chant":
-            return spot + self._sus_value(me.suspicion, 2)
-        if card == "recruit":
-            return spot + (w.citizen * self._crowd_factor(view, me) if me.supply > 0 else 0.0)
         if card == "plead":
             best = max(self._trial_odds(view, 1), self._trial_odds(view, 2))
-            return spot + 2.0 * w.wisdom + (w.seat * best / 3.0 if me.crowd > 0 else 0.0)
+            main = spot + 2.0 * w.wisdom + (w.seat * best / 3.0 if me.crowd > 0 else 0.0)
+            return main, (w.citizen if me.supply > 0 else 0.0)
+        if card == "remember":
+            return spot, 0.5 * spot
+        if card == "chant":
+            return spot + self._sus_value(me.suspicion, 2), self._sus_value(me.suspicion - 2, 1)
+        if card == "heal":
+            return spot, w.charm
+        if card == "recruit":
+            return spot + (w.citizen * self._crowd_factor(view, me) if me.supply > 0 else 0.0), 1.5
+        if card == "brew":
+            main = spot + self._brew_plan(view, me, 0)
+            # one ingredient less in total: saves an ingredient, or enables a first potion
+            return main, (w.ingredient if main > 0 else (2.0 * w.ingredient if sum(me.res) else 0.0))
+        if card == "collect":
+            return spot, w.ingredient
+        if card == "move":
+            return w.ingredient + 3.0 * w.position, max(0.0, w.crystal - w.ingredient) + 2.0 * w.position
         if card == "ritual":
-            return spot + self._ritual_value(view, me, 1)
+            return spot + self._ritual_value(view, me, 1), w.ingredient
         if card == "shapeshift":  # discarded cards back to hand; animal form keeps suspicion from rising
-            return 0.8 * len(me.discard) + self._sus_value(me.suspicion, 2)
-        return spot
+            return 0.8 * len(me.discard) + self._sus_value(me.suspicion, 2), self._sus_value(me.suspicion, 1)
+        return spot, 0.5 * spot
 
     def _crowd_factor(self, view: PlayerView, me: Player) -> float:
         """Citizens in the crowd matter for trials, crowd picks and (last season) end scoring."""
@@ -575,30 +630,6 @@ class HeuristicPolicy:
                 value += sum(self._effect_value(e, me) for e in ribbon[1]) - ribbon[0] * w.ingredient
         return value
 
-    def _card_bonus(self, view: PlayerView, me: Player, card: str, main: float) -> float:
-        """Extra worth when the card is matched (Also / Instead / strengthen)."""
-        w = self.w
-        if card == "collect":
-            return w.ingredient
-        if card == "move":
-            return max(0.0, w.crystal - w.ingredient) + 2.0 * w.position
-        if card == "brew":
-            # one ingredient less in total: saves an ingredient, or enables a first potion
-            return w.ingredient if main > 0 else (2.0 * w.ingredient if sum(me.res) else 0.0)
-        if card == "heal":
-            return w.charm
-        if card == "chant":
-            return self._sus_value(me.suspicion - 2, 1)
-        if card == "recruit":
-            return 1.5
-        if card == "plead":
-            return w.citizen if me.supply > 0 else 0.0
-        if card == "ritual":
-            return w.ingredient
-        if card == "shapeshift":
-            return self._sus_value(me.suspicion, 1)
-        return 0.5 * main
-
     def _cards(self, decision: Decision, view: PlayerView) -> list[float]:
         t = self._t
         w = self.w
@@ -616,8 +647,8 @@ class HeuristicPolicy:
                 size = sum(hand)
                 if size:
                     f = 1.0 - 1.0 / size
-                    for c in range(len(hand)):
-                        if hand[c]:
+                    for c, held in enumerate(hand):
+                        if held:
                             miss[c] *= f
         spots = self._spots(view, me, verts, patients)
         mains = [0.0] * len(ids)
@@ -627,8 +658,7 @@ class HeuristicPolicy:
         for c in (*decision.options, *copies):
             if c != remember:
                 card = ids[c]
-                mains[c] = main = self._card_main(view, me, card, spots)
-                bonuses[c] = self._card_bonus(view, me, card, main)
+                mains[c], bonuses[c] = self._card_eval(view, me, card, spots)
         if copies:
             mains[remember] = max(mains[c] for c in copies)
             bonuses[remember] = 0.5 * max(bonuses[c] for c in copies)
@@ -688,14 +718,10 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------------------------------------ handlers
     def _start_vertex(self, decision: Decision, view: PlayerView) -> list[float]:
-        me = view.me
-        patients = self._patients_by_area(view)
-        t = self._t
-        values = []
-        for v in decision.options:
-            value = self._position(view, me, v, patients) + 0.3 * len(t.ingredients_at[v])
-            values.append(value - 0.2 * view.board.dist[v][0] / 6.0)
-        return values
+        """Leader start: a rich position (ingredient areas, patients, outcrops) away from the hunters."""
+        positions = self._positions(view, view.me, decision.options, self._patients_by_area(view))
+        ingredients = self._t.ingredients_at
+        return [pos + 0.3 * len(ingredients[v]) for v, pos in zip(decision.options, positions, strict=True)]
 
     def _draft_return(self, decision: Decision, view: PlayerView) -> list[float]:
         return [-self._witch_value[w] for w in decision.options]
@@ -707,14 +733,15 @@ class HeuristicPolicy:
         card = ids[card_i]
         if card == "remember" and me.discard:
             card = ids[me.discard[-1]]
-        patients = self._patients_by_area(view)
         played = view.played
         others = any(played[s] == card_i for s in range(len(played)) if s != self.seat)
         septima = card_i == view.septima_markers[0]
-        raise_by = 0 if ids[card_i] == "chant" else (1 if others else 0) + (2 if septima else 0)
+        no_raise = ids[card_i] in _NO_RAISE or me.form >= 0
+        raise_by = 0 if no_raise else (1 if others else 0) + (2 if septima else 0)
         gain = card in ("collect", "heal", "ritual")
         if not (raise_by or gain or any(me.potions)):
             return [1.0 if v == me.vertex else 0.0 for v in decision.options]  # no gain, no risk, no patient to reach
+        patients = self._patients_by_area(view)
         values = []
         positions = self._positions(view, me, decision.options, patients)
         for v, position in zip(decision.options, positions, strict=True):

@@ -16,7 +16,9 @@ LINEUPS_FILE = Path(__file__).parent.parent / "content" / "lineups.toml"
 SEARCH_BUDGET = 200
 """Simulations per card choice of ``search`` without a budget (``search:N`` sets N)."""
 SEARCH_FALLBACK = "balanced"
-"""The persona a search player delegates every non-card decision to."""
+"""The persona a search player delegates every non-card decision to, and that plays its simulations."""
+SEARCH_HORIZON = 0
+"""Search simulations stop at the end of the current season and score it as if the game ended there."""
 
 POLICIES: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 """Built-in persona names and their factories (heuristic personas register here too)."""
@@ -46,7 +48,9 @@ def make_policy(name: str) -> Policy:
         budget = name.partition(":")[2] or str(SEARCH_BUDGET)
         if not budget.isdigit() or int(budget) < 1:
             raise UnknownPolicyError(f"bad search budget in {name!r}: use search:N with N >= 1 simulations")
-        return SearchPolicy(int(budget), make_policy(SEARCH_FALLBACK))
+        return SearchPolicy(
+            int(budget), make_policy(SEARCH_FALLBACK), lambda: make_policy(SEARCH_FALLBACK), SEARCH_HORIZON
+        )
     try:
         factory = POLICIES[name]
     except KeyError:

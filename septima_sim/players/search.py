@@ -1,14 +1,17 @@
 """The search player: determinized Monte Carlo over the card to play each turn.
 
 At each card selection it spreads a budget of simulations over the legal cards; each simulation copies the game,
-re-guesses everything the seat cannot see (deck orders, other seats' goals), plays the card, lets fast random players
-finish the game, and scores the seat's share of the win (ties broken by the Wisdom margin). The card with the best
-mean wins. Every other decision is delegated to a heuristic persona. ``search:200`` = 200 simulations per card choice.
+re-guesses everything the seat cannot see (deck orders, other seats' goals), plays the card, lets rollout players
+(the registry uses the balanced persona for every seat) play on to a horizon (the registry: the end of the current
+season, scored as if the game ended there; None = the real end), and scores the seat's share of the win, ties broken
+by the Wisdom margin. The card with the best mean wins. Every other decision is delegated to a fallback persona.
+``search:200`` = 200 simulations per card choice.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.players.random_policy import RandomPolicy
@@ -20,11 +23,19 @@ MARGIN_WEIGHT = 0.01
 class SearchPolicy:
     """Monte Carlo card choice with a heuristic for the rest."""
 
-    def __init__(self, budget: int, fallback: Policy) -> None:
+    def __init__(
+        self,
+        budget: int,
+        fallback: Policy,
+        rollout: Callable[[], Policy] = RandomPolicy,
+        horizon: int | None = None,
+    ) -> None:
         if budget < 1:
             raise ValueError(f"a search budget must be at least 1 simulation, got {budget}")
         self.budget = budget
         self.fallback = fallback
+        self.rollout = rollout
+        self.horizon = horizon
         self.name = f"search:{budget}"
         self.seat = 0
         self._rng = random.Random(0)
@@ -51,7 +62,7 @@ class SearchPolicy:
     def _simulate(self, view: object, card: int) -> float:
         n = view.n_players  # type: ignore[attr-defined]
         result = view.sample_continuation(  # type: ignore[attr-defined]
-            card, [RandomPolicy() for _ in range(n)], self._rng.getrandbits(64)
+            card, [self.rollout() for _ in range(n)], self._rng.getrandbits(64), self.horizon
         )
         winners = result.game["winner_seats"]
         share = 1.0 / len(winners) if self.seat in winners else 0.0  # type: ignore[arg-type]
