@@ -46,14 +46,19 @@ ContentOpt = Annotated[Path | None, typer.Option("--content", help="Content pack
 @app.command(
     epilog="Examples:\n\n  septima-sim play --players 3 --seed 7\n\n"
     "  septima-sim play --mode basic --format jsonl > game.jsonl\n\n"
+    "  septima-sim play --players 4 --shapeshifting --omens --lineup heuristic-mix\n\n"
+    "  septima-sim play --players 1 --lineup all-balanced        (solo against the Black Widow)\n\n"
     "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17"
 )
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2-4.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 1-4 (1 = solo).")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed; the same seed gives the same game.")] = 1,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
     shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
     omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module (random Omen deck).")] = False,
+    lineup: Annotated[
+        str, typer.Option("--lineup", "-l", help="Named lineup (content/lineups.toml), rotated by the seed.")
+    ] = "all-random",
     fmt: Annotated[
         str, typer.Option("--format", help="text (readable account) or jsonl (one event per line).")
     ] = "text",
@@ -65,8 +70,8 @@ def play(
         str | None, typer.Option("--game", help="CELL:INDEX of the game to replay (cell ids: the run's games/).")
     ] = None,
 ) -> None:
-    """Play one seeded game with random players and print it turn by turn (or replay a game of a run)."""
-    from septima_sim.players import RandomPolicy
+    """Play one seeded game and print it turn by turn (or replay a game of a run)."""
+    from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
     from septima_sim.playout import play_one
 
     if fmt not in ("text", "jsonl"):
@@ -85,8 +90,16 @@ def play(
         play_one(config, pack, policies, game_seed, fmt, typer.echo)
         return
     config = GameConfig(players=players, mode=mode, shapeshifting=shapeshifting, omens=omens).validate()
+    lineups = builtin_lineups()
+    if lineup not in lineups:
+        raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)})")
+    seats = lineups[lineup]
+    try:
+        policies = [make_policy(seats[(s + seed) % len(seats)]) for s in range(players)]
+    except UnknownPolicyError as exc:
+        raise UserError(str(exc)) from None
     pack = load_content(content)
-    play_one(config, pack, [RandomPolicy() for _ in range(players)], seed, fmt, typer.echo)
+    play_one(config, pack, policies, seed, fmt, typer.echo)
 
 
 @app.command(

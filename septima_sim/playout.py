@@ -49,6 +49,13 @@ def play_one(
     else:
         out("")
         out(f"Game over after {result.game['turns']} turns, {result.game['decisions']} decisions.")
+        if result.game["solo"]:
+            g = result.game
+            verdict = "wins against" if g["solo_won"] else "loses to"
+            out(
+                f"  The player {verdict} the Black Widow: {g['tribulations_met']} Tribulations met "
+                f"(failed: {', '.join(g['tribulations_failed']) or 'none'}); Widow Wisdom {g['widow_wisdom']}."
+            )
         for row in sorted(result.players, key=lambda r: r["rank"]):
             sources = ", ".join(f"{k[7:]} {v}" for k, v in row.items() if k.startswith("wisdom_") and v)
             out(

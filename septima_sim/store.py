@@ -51,7 +51,10 @@ GAMES: dict[str, pl.DataType] = {
     "content_hash": pl.String(),
     "duration_ms": pl.Float32(),
     "tribulations_met": pl.Int8(),
+    "tribulations": pl.List(pl.String()),
+    "tribulations_failed": pl.List(pl.String()),
     "widow_wisdom": pl.Int16(),
+    "widow_suspicion": pl.Int8(),
     "solo_won": pl.Boolean(),
 }
 """games: one row per game; every override axis is appended as a further column named by its dotted path."""
@@ -89,6 +92,11 @@ PLAYERS: dict[str, pl.DataType] = {
     "spells": pl.List(pl.String()),
     "goals": pl.List(pl.String()),
     "goals_scored": pl.List(pl.String()),
+    "animals": pl.List(pl.String()),
+    "animals_used": pl.List(pl.String()),
+    "shapeshifts": _SMALL,
+    "turns_in_animal_form": _SMALL,
+    "form_end": pl.String(),
 }
 """players: one row per (game, seat). ``healed_<disease>``, ``brewed_<potion>``, ``played_<action>`` are Int16."""
 _COUNT_PREFIXES = ("healed_", "brewed_", "played_", "wisdom_")

@@ -75,3 +75,17 @@ def test_component_impact_finds_the_strong_witch() -> None:
     assert strong["win_effect"] == pytest.approx(0.5)
     assert strong["flagged"]
     assert table["item"].to_list()[0] in ("strong", "weak")
+
+
+def test_a_rare_component_that_always_loses_gets_an_honest_interval_and_no_flag() -> None:
+    rows = _players([(g, s, s == g % 2) for g in range(2000) for s in (0, 1)])
+    rare = [g < 16 and s == 0 for g, s in zip(rows["game_index"], rows["seat"], strict=True)]
+    rows = rows.with_columns(
+        won=pl.Series([False if r else w for r, w in zip(rare, rows["won"], strict=True)]),
+        witches_drafted=pl.Series([["rare"] if r else [] for r in rare]),
+    )
+    games = pl.DataFrame({"cell_id": ["c"], "game_index": [0]})
+    row = component_impact(rows, games, Settings()).filter(pl.col("item") == "rare").row(0, named=True)
+    assert row["present"] == 16 and row["win_effect"] == pytest.approx(-0.5, abs=0.01)
+    assert row["win_hi"] - row["win_lo"] > 0.2  # 16 games cannot give a +-1 point interval
+    assert not row["flagged"]  # too rare to judge

@@ -54,3 +54,17 @@ def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) ->
     assert message in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
     assert "Traceback" not in out.stderr
+
+
+def test_play_with_lineup_modules_and_solo() -> None:
+    out = run("play", "--players", "1", "--lineup", "all-balanced", "--shapeshifting", "--omens", "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    assert "the Black Widow" in out.stdout and "(green, balanced)" in out.stdout
+    four = run("play", "--lineup", "heuristic-mix", "--seed", "3")
+    for persona in ("balanced", "healer", "brewer", "advocate"):
+        assert f", {persona}): " in four.stdout
+
+
+def test_play_unknown_lineup_exits_2() -> None:
+    out = run("play", "--lineup", "nope")
+    assert out.returncode == 2 and "unknown lineup 'nope'" in out.stderr

@@ -1,5 +1,6 @@
-"""Golden playthroughs: three seeded games recorded as JSON lines (``septima-sim play --format jsonl``) are replayed and
-diffed line by line.
+"""Golden playthroughs: seeded games recorded as JSON lines (``septima-sim play --format jsonl``) are replayed and
+diffed line by line: the base game (random players), Shapeshifting, solo with both modules, and a heuristic lineup
+with both modules (so a drift in the personas shows too). The Omens golden lives in ``test_omens.py``.
 
 A difference means the engine now plays these seeds differently. If the change is intended (a rules fix, new content,
 a new event field), regenerate the files and say so in the commit message:
@@ -10,7 +11,7 @@ The content pack's hash (``game.content_hash`` in the last line) is left out of 
 of any content file, including files these games never read; a content change that alters play shows in the events.
 
 (Equivalently: ``septima-sim play --players 2 --mode full --seed 1 --format jsonl > tests/golden/p2_full_seed1.jsonl``
-and likewise for the other two files).
+and likewise for the other files, adding ``--shapeshifting``, ``--omens`` and ``--lineup`` as the name says).
 """
 
 from __future__ import annotations
@@ -25,23 +26,34 @@ import pytest
 
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig
-from septima_sim.players import RandomPolicy
+from septima_sim.players import builtin_lineups, make_policy
 from septima_sim.playout import play_one
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
-GAMES = [(2, "full", 1), (3, "basic", 2), (4, "full", 3)]
+# (players, mode, seed, shapeshifting, omens, lineup)
+GAMES = [
+    (2, "full", 1, False, False, "all-random"),
+    (3, "basic", 2, False, False, "all-random"),
+    (4, "full", 3, False, False, "all-random"),
+    (4, "full", 5, True, False, "all-random"),
+    (1, "full", 6, True, True, "all-random"),
+    (4, "full", 8, True, True, "heuristic-mix"),
+]
 REGEN = os.environ.get("SEPTIMA_REGEN_GOLDEN") == "1"
 
 
-def golden_path(players: int, mode: str, seed: int) -> Path:
-    return GOLDEN_DIR / f"p{players}_{mode}_seed{seed}.jsonl"
+def golden_path(players: int, mode: str, seed: int, ss: bool, om: bool, lineup: str) -> Path:
+    modules = "".join(tag for tag, on in (("_ss", ss), ("_om", om)) if on)
+    who = "" if lineup == "all-random" else f"_{lineup}"
+    return GOLDEN_DIR / f"p{players}_{mode}{modules}{who}_seed{seed}.jsonl"
 
 
-def replay(content: Content, players: int, mode: str, seed: int) -> list[str]:
+def replay(content: Content, players: int, mode: str, seed: int, ss: bool, om: bool, lineup: str) -> list[str]:
     """The lines ``septima-sim play --format jsonl`` prints for this game (the same function, in process)."""
+    seats = builtin_lineups()[lineup]
+    policies = [make_policy(seats[(s + seed) % len(seats)]) for s in range(players)]
     lines: list[str] = []
-    play_one(GameConfig(players=players, mode=mode), content, [RandomPolicy() for _ in range(players)], seed, "jsonl",
-             lines.append)  # fmt: skip
+    play_one(GameConfig(players, mode, ss, om), content, policies, seed, "jsonl", lines.append)
     return lines
 
 
@@ -84,10 +96,10 @@ def first_difference(expected: list[str], actual: list[str]) -> str:
     return ""
 
 
-@pytest.mark.parametrize(("players", "mode", "seed"), GAMES)
-def test_golden_playthrough(content: Content, players: int, mode: str, seed: int) -> None:
-    path = golden_path(players, mode, seed)
-    lines = replay(content, players, mode, seed)
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: golden_path(*g).stem)
+def test_golden_playthrough(content: Content, game: tuple) -> None:
+    path = golden_path(*game)
+    lines = replay(content, *game)
     if REGEN:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -100,10 +112,12 @@ def test_golden_playthrough(content: Content, players: int, mode: str, seed: int
 
 def test_golden_matches_the_cli(content: Content) -> None:
     """The in-process replay prints exactly what the command line prints."""
-    players, mode, seed = GAMES[0]
+    game = GAMES[-1]
+    players, mode, seed, _, _, lineup = game
     args = ["play", "--players", str(players), "--mode", mode, "--seed", str(seed), "--format", "jsonl"]
+    args += ["--shapeshifting", "--omens", "--lineup", lineup]
     out = subprocess.run([sys.executable, "-m", "septima_sim.cli", *args], capture_output=True, text=True, check=True)
-    diff = first_difference(out.stdout.splitlines(), replay(content, players, mode, seed))
+    diff = first_difference(out.stdout.splitlines(), replay(content, *game))
     assert not diff, diff
 
 

@@ -12,6 +12,7 @@ import pytest
 import septima_sim
 from septima_sim import runner, store
 from septima_sim.cli import main
+from septima_sim.content import Content
 from septima_sim.engine.results import SOURCES
 
 CONFIG = """
@@ -104,3 +105,18 @@ def test_rows_per_game_and_errors(run_dir: Path) -> None:
     assert {"action", "suspicion"} <= set(events["kind"])
     assert events.filter(pl.col("kind") == "action").height == players.height * 20
     assert data.errors.collect().height == 8  # type: ignore[union-attr]
+
+
+def test_every_result_column_has_a_fixed_dtype(content: Content) -> None:
+    """No dtype is inferred from data: a shard of solo games and one of 4-player games must agree on every column."""
+    from septima_sim.engine import GameConfig, play_game
+    from septima_sim.players import RandomPolicy
+
+    for config in (GameConfig(1), GameConfig(1, shapeshifting=True, omens=True), GameConfig(4, omens=True)):
+        result = play_game(config, content, [RandomPolicy() for _ in range(config.players)], 3)
+        for key in result.game:
+            assert key in store.GAMES, f"games column {key!r} has no fixed dtype in store.GAMES"
+        for key in result.players[0]:
+            assert key in store.PLAYERS or key.startswith(("healed_", "brewed_", "played_")), (
+                f"players column {key!r} has no fixed dtype in store.PLAYERS"
+            )

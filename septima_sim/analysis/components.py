@@ -3,7 +3,10 @@ and Wisdom differ when the component is present versus absent.
 
 Differences are computed within each cell (same player count and modules) and pooled across cells with weights
 n_present * n_absent / n, so a component common at one player count is not credited with that count's scores.
-Intervals are normal (Welch); p-values are Benjamini-Hochberg adjusted over every component of the table.
+Win-rate intervals are Agresti-Caffo (each group's variance from (wins + 1) / (n + 2), so a rare component that never
+or always wins still gets an honest, wide interval); Wisdom intervals are normal (Welch). p-values are
+Benjamini-Hochberg adjusted over every component of the table, and components seen in fewer than
+``Settings.min_component_rows`` rows are never flagged.
 """
 
 from __future__ import annotations
@@ -77,6 +80,8 @@ def _stratified(rows: pl.DataFrame, column: str) -> pl.DataFrame:
 def _pooled(strata: pl.DataFrame) -> pl.DataFrame:
     """Pool per-cell differences (present minus absent) of win rate and mean Wisdom per item."""
     p1, p0 = pl.col("wins1") / pl.col("n1"), pl.col("wins0") / pl.col("n0")
+    q1 = (pl.col("wins1") + 1) / (pl.col("n1") + 2)  # Agresti-Caffo: never a zero variance
+    q0 = (pl.col("wins0") + 1) / (pl.col("n0") + 2)
     m1, m0 = pl.col("s1") / pl.col("n1"), pl.col("s0") / pl.col("n0")
 
     def var(s: str, ss: str, n: str) -> pl.Expr:
@@ -85,7 +90,7 @@ def _pooled(strata: pl.DataFrame) -> pl.DataFrame:
     usable = strata.filter(pl.col("n1") >= 2, pl.col("n0") >= 2).with_columns(
         w=pl.col("n1") * pl.col("n0") / pl.col("N"),
         d_win=p1 - p0,
-        v_win=p1 * (1 - p1) / pl.col("n1") + p0 * (1 - p0) / pl.col("n0"),
+        v_win=q1 * (1 - q1) / (pl.col("n1") + 2) + q0 * (1 - q0) / (pl.col("n0") + 2),
         d_wis=m1 - m0,
         v_wis=var("s1", "ss1", "n1") / pl.col("n1") + var("s0", "ss0", "n0") / pl.col("n0"),
     )
@@ -136,7 +141,9 @@ def component_impact(players: pl.DataFrame, games: pl.DataFrame, settings: Setti
     p_adj = bh([1.0 if math.isnan(x) else x for x in p])
     table = table.with_columns(p=pl.Series(p, dtype=pl.Float64), p_adj=pl.Series(p_adj, dtype=pl.Float64))
     table = table.with_columns(
-        flagged=(pl.col("p_adj") < settings.alpha) & (pl.col("_eff").abs() >= pl.col("_tol")),
+        flagged=(pl.col("p_adj") < settings.alpha)
+        & (pl.col("_eff").abs() >= pl.col("_tol"))
+        & (pl.col("present") >= settings.min_component_rows),
         _size=pl.col("_eff").abs() / pl.col("_tol"),
     )
     return table.sort(["_size", "kind", "item"], descending=[True, False, False]).drop(

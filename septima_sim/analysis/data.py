@@ -26,6 +26,8 @@ class Settings:
     """A component is flagged when its win-rate effect is significant and at least this large."""
     wisdom_tolerance: float = 1.0
     """A shared component (building, Omen half) is flagged when its Wisdom effect is significant and this large."""
+    min_component_rows: int = 30
+    """A component seen in fewer rows than this is listed but never flagged (too rare to judge)."""
     solo_band: tuple[float, float] = (0.4, 0.6)
     """Target solo win rate band."""
     alpha: float = 0.05

@@ -68,14 +68,33 @@ def module_effects(
                     binary=binary,
                     settings=settings,
                 )
-                head = {"module": module, "players": setting["players"], "setting": _label(setting), "metric": metric}
+                other = "omens" if module == "shapeshifting" else "shapeshifting"
+                head = {
+                    "module": module,
+                    "players": setting["players"],
+                    "other_module_on": bool(setting[other]) if g[other].n_unique() > 1 else None,
+                    "setting": _label(setting),
+                    "metric": metric,
+                }
                 rows.append(head | res)
     if not rows:
         return pl.DataFrame()
     table = pl.DataFrame(rows).rename({"a": "off", "b": "on", "n_a": "pairs"}).drop("n_b")
     table = table.with_columns(p_adj=pl.Series(holm(table["p"].fill_nan(1.0).to_list()), dtype=pl.Float64))
     return table.select(
-        "module", "players", "setting", "metric", "pairs", "off", "on", "delta", "lo", "hi", "p", "p_adj"
+        "module",
+        "players",
+        "other_module_on",
+        "setting",
+        "metric",
+        "pairs",
+        "off",
+        "on",
+        "delta",
+        "lo",
+        "hi",
+        "p",
+        "p_adj",
     )
 
 

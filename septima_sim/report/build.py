@@ -151,8 +151,11 @@ def headlines(
     if not mods.is_empty():
         for r in mods.filter(pl.col("metric") == "winning_score").iter_rows(named=True):
             verdict = "changed" if r["p_adj"] < 0.05 else "no clear change"
+            other = "Omens" if r["module"] == "shapeshifting" else "Shapeshifting"
+            state = r["other_module_on"]
+            context = "" if state is None else f" (with {other} {'on' if state else 'off'})"
             lines.append(
-                f"{r['module'].capitalize()} on vs off at {r['players']} players: winning score "
+                f"{r['module'].capitalize()} on vs off at {r['players']} players{context}: winning score "
                 f"{ci_num(r, 'delta', sign=True)} points (paired, {int(r['pairs']):,} seeds): {verdict}"
             )
     if solo is not None:
