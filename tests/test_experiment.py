@@ -47,7 +47,13 @@ def test_seat_rotation_by_game_index() -> None:
 
 def test_shipped_configs_are_valid_toml_and_default_is_playable() -> None:
     exp = load_experiment(default_config())
-    assert sorted(c.players for c in exp.cells) == [2, 3, 4]
+    assert sorted({c.players for c in exp.cells}) == [2, 3, 4]
+    assert {(c.shapeshifting, c.omens) for c in exp.cells} == {
+        (False, False),
+        (False, True),
+        (True, False),
+        (True, True),
+    }
     for path in sorted(default_config().parent.glob("*.toml")):
         assert load_experiment(path).cells, path
 

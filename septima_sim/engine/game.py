@@ -430,6 +430,12 @@ class Game:
         self.goal_deck = unseen
         if self.widow is not None:
             rng.shuffle(self.widow.markers)
+        hidden = len(self.omen_deck) - 2  # Omens: only the next card and the Sabbath at the bottom are public
+        if hidden > 0:
+            ids = [o.id for o in self.content.omens]
+            seen = {self.omen_deck[0], self.omen_deck[-1]} | {ids.index(x) for x in self.omen_cards}
+            pool = [i for i, o in enumerate(self.content.omens) if i not in seen and not o.sabbath]
+            self.omen_deck[1:-1] = rng.sample(pool, hidden)
 
     def card_options(self, p: Player) -> list[int]:
         """B11: the cards a seat may select now (S3: in animal form, the tile's four)."""

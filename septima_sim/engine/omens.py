@@ -55,9 +55,10 @@ def total_suspicion(g: Game) -> int:
     return sum(p.suspicion for p in g.players) + (g.widow.suspicion if g.widow is not None else 0)
 
 
-def _take_next(g: Game) -> tuple[int, str]:
-    """Draw the face-up top card; its half follows the O3 threshold; record and announce it."""
-    card = g.omen_deck.pop(0)
+def _take_next(g: Game, bottom: bool = False) -> tuple[int, str]:
+    """Draw the face-up top card (`bottom`: the Witches' Sabbath under the deck); its half follows the O3 threshold;
+    record and announce it."""
+    card = g.omen_deck.pop(-1 if bottom else 0)
     total = total_suspicion(g)
     threshold = g.content.omen_threshold[g.n]
     side = "dark" if total >= threshold else "bright"
@@ -99,7 +100,7 @@ def game_end(g: Game) -> None:
     """O5, first step of end-of-game scoring: the last Omen ends; the Witches' Sabbath takes effect with the half of
     the O3 rule at this moment and resolves at once (about the trials of the last season, both chambers)."""
     _season_over(g)
-    card, side = _take_next(g)
+    card, side = _take_next(g, bottom=True)  # a game cut short (search simulations) still ends on the Sabbath
     activate(g, card, side)
     amount = amount_of(g)
     trials = [(w, present) for season, w, present in g.omen_trials if season == g.season]

@@ -8,12 +8,14 @@ from septima_sim.engine import omens, widow
 from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
 
 if TYPE_CHECKING:
+    from septima_sim.content.model import Content
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
 
 
-def stat(g: Game, p: Player, name: str) -> int:
-    """A player statistic that goals and scoring spells read (names in content.model.STATS)."""
+def player_stat(content: Content, p: Player, name: str) -> int | None:
+    """A statistic of the player alone (goals, scoring spells, Tribulations, heuristic players read it); None for
+    the statistics that need the whole game (``goals_scored``, ``wisdom_lead``: see ``stat``)."""
     if name == "witches":
         return len(p.coven)
     if name == "patients_healed":
@@ -27,7 +29,7 @@ def stat(g: Game, p: Player, name: str) -> int:
     if name == "crowd_loyal":
         return p.crowd
     if name == "practical_brewed":
-        return sum(n for n, pot in zip(p.brewed, g.content.potions, strict=True) if pot.kind == "practical")
+        return sum(n for n, pot in zip(p.brewed, content.potions, strict=True) if pot.kind == "practical")
     if name == "trials_won":
         return p.trials_won
     if name == "spells":
@@ -42,6 +44,14 @@ def stat(g: Game, p: Player, name: str) -> int:
         return p.captures
     if name == "ingredients_gained":
         return p.ingredients_gained
+    return None
+
+
+def stat(g: Game, p: Player, name: str) -> int:
+    """A player statistic that goals, scoring spells and Tribulations read (names in content.model.STATS)."""
+    value = player_stat(g.content, p, name)
+    if value is not None:
+        return value
     if name == "goals_scored":
         return len(g.goals_scored[p.seat])
     if name == "wisdom_lead":

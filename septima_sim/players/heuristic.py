@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.board import Board
 from septima_sim.engine.decisions import Decision, Kind
+from septima_sim.engine.scoring import player_stat
 from septima_sim.engine.state import Player
 from septima_sim.engine.view import PlayerView
 from septima_sim.players.weights import Weights
@@ -1003,36 +1004,9 @@ class HeuristicPolicy:
 
 
 def _stat(content: Content, me: Player, name: str) -> int:
-    """One statistic that goals and scoring spells read, for the own seat (as scoring.stat computes it)."""
-    if name == "witches":
-        return len(me.coven)
-    if name == "patients_healed":
-        return sum(me.healed)
-    if name == "diseases_healed":
-        return sum(1 for h in me.healed if h)
-    if name == "ritual_row":
-        return me.ritual_row
-    if name == "suspicion":
-        return me.suspicion
-    if name == "crowd_loyal":
-        return me.crowd
-    if name == "practical_brewed":
-        return sum(n for n, pot in zip(me.brewed, content.potions, strict=True) if pot.kind == "practical")
-    if name == "trials_won":
-        return me.trials_won
-    if name == "spells":
-        return len(me.spells)
-    if name == "resources":
-        return sum(me.res)
-    if name == "charms":
-        return me.charms
-    if name == "potions":
-        return sum(me.potions)
-    if name == "captures":
-        return me.captures
-    if name == "ingredients_gained":
-        return me.ingredients_gained
-    return 0
+    """A statistic of the own seat as the engine scores it (0 for those that need the whole game)."""
+    value = player_stat(content, me, name)
+    return 0 if value is None else value
 
 
 _HANDLERS = {

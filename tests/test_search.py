@@ -1,0 +1,64 @@
+"""The search player's engine support: clones are independent, determinization hides what the seat cannot see,
+and a search player plays whole games in every module combination."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from septima_sim.content import Content
+from septima_sim.engine import GameConfig, play_game
+from septima_sim.engine.game import Game
+from septima_sim.players import RandomPolicy, make_policy
+
+
+def started(content: Content, config: GameConfig, seed: int = 4) -> Game:
+    g = Game(config, content, [RandomPolicy() for _ in range(config.players)], seed)
+    g.setup()
+    return g
+
+
+def test_a_clone_is_independent_of_the_game(content: Content) -> None:
+    g = started(content, GameConfig(4, shapeshifting=True, omens=True))
+    before = ([p.wisdom for p in g.players], list(g.witch_deck), dict(g.patients), [list(p.res) for p in g.players])
+    twin = g.clone([RandomPolicy() for _ in range(4)], 1)
+    twin.play_from(0, 0)
+    assert max(p.wisdom for p in twin.players) > 0
+    after = ([p.wisdom for p in g.players], list(g.witch_deck), dict(g.patients), [list(p.res) for p in g.players])
+    assert before == after
+
+
+def test_the_same_clone_seed_plays_the_same_future(content: Content) -> None:
+    g = started(content, GameConfig(3, omens=True))
+    a = g.clone([RandomPolicy() for _ in range(3)], 9).play_from(0, 0)
+    b = g.clone([RandomPolicy() for _ in range(3)], 9).play_from(0, 0)
+    assert a.game == b.game and a.players == b.players
+
+
+def test_determinize_keeps_public_and_own_information_and_reshuffles_the_rest(content: Content) -> None:
+    g = started(content, GameConfig(4, omens=True))
+    twin = g.clone([RandomPolicy() for _ in range(4)], 2)
+    twin.determinize(0, random.Random(5))
+    assert twin.goals[0] == g.goals[0]  # own goals kept
+    assert any(twin.goals[s] != g.goals[s] for s in (1, 2, 3))  # other seats' goals re-guessed
+    assert sorted(twin.witch_deck) == sorted(g.witch_deck) and twin.witch_deck != g.witch_deck
+    assert twin.omen_deck[0] == g.omen_deck[0] and twin.omen_deck[-1] == g.omen_deck[-1]  # next card and Sabbath
+    assert twin.septima_right == g.septima_right and twin.septima_left == g.septima_left  # face-up markers
+
+
+def test_play_from_can_stop_after_a_season(content: Content) -> None:
+    g = started(content, GameConfig(2))
+    result = g.clone([RandomPolicy(), RandomPolicy()], 3).play_from(0, 0, last_season=0)
+    assert result.game["winner_seats"]
+
+
+@pytest.mark.parametrize(
+    "config", [GameConfig(2), GameConfig(3, "basic"), GameConfig(2, shapeshifting=True, omens=True), GameConfig(1)]
+)
+def test_search_player_plays_whole_games(content: Content, config: GameConfig) -> None:
+    policies = [make_policy("search:4")] + [make_policy("balanced") for _ in range(config.players - 1)]
+    first = play_game(config, content, policies, 12)
+    again = play_game(config, content, [make_policy(p.name) for p in policies], 12)
+    assert first.game == again.game  # deterministic from the game seed
+    assert first.players[0]["policy"] == "search:4"
