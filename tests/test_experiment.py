@@ -167,3 +167,33 @@ def test_bad_omen_deck_names_the_problem(deck: object, message: str) -> None:
     data = {"name": "o", "games_per_cell": 2, "seed": 1, "matrix": {"players": 3, "omens": True, "omen_deck": deck}}
     with pytest.raises(ValueError, match=message):
         build(data)
+
+
+def test_a_content_pack_that_fails_validation_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    from septima_sim.content.loader import BASE_DIR
+
+    pack = tmp_path / "pack"
+    shutil.copytree(BASE_DIR, pack)
+    potions = pack / "potions.toml"
+    potions.write_text(potions.read_text().replace('recipe = ["herb", "mushroom"]', 'recipe = ["herb", "mushrom"]'))
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(GOOD)
+    out = tmp_path / "run"
+    code, _, err = cli(["run", str(cfg), "--content", str(pack), "--out", str(out), "--quiet"], monkeypatch, capsys)
+    assert code == 2 and "potions.toml: potions.infection-remedy.recipe: unknown ingredient 'mushrom'" in err
+    assert not out.exists()
+
+
+def test_an_output_directory_that_cannot_be_written_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(GOOD)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    code, _, err = cli(["run", str(cfg), "--out", str(blocker / "run"), "--quiet"], monkeypatch, capsys)
+    assert code == 2 and "cannot write the output directory" in err

@@ -201,10 +201,19 @@ def test_widow_design_comes_from_content() -> None:
     assert g.widow.wisdom == 0
 
 
-@pytest.mark.parametrize(("mode", "shapeshifting"), [("full", False), ("basic", False), ("full", True)])
-def test_solo_games_keep_the_invariants(content: Content, mode: str, shapeshifting: bool) -> None:
+@pytest.mark.parametrize(
+    ("mode", "shapeshifting", "omens"),
+    [
+        ("full", False, False),
+        ("basic", False, False),
+        ("full", True, False),
+        ("full", False, True),
+        ("full", True, True),
+    ],
+)
+def test_solo_games_keep_the_invariants(content: Content, mode: str, shapeshifting: bool, omens: bool) -> None:
     for seed in range(80):
-        g = Game(GameConfig(1, mode, shapeshifting=shapeshifting), content, [RandomPolicy()], seed)
+        g = Game(GameConfig(1, mode, shapeshifting, omens), content, [RandomPolicy()], seed)
         result = g.play()
         row = result.players[0]
         assert sum(v for k, v in row.items() if k.startswith("wisdom_")) == row["wisdom"] >= 0
