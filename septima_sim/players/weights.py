@@ -13,20 +13,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from septima_sim.content import content_tree
+
 PERSONAS_FILE = Path(__file__).resolve().parent.parent / "content" / "personas.toml"
-ACTIONS: tuple[str, ...] = (
-    "collect",
-    "move",
-    "brew",
-    "heal",
-    "chant",
-    "recruit",
-    "plead",
-    "remember",
-    "ritual",
-    "shapeshift",
-)
-"""Action ids a ``bias`` table may name (the base cards and the Shapeshifting card)."""
+ACTIONS: tuple[str, ...] = tuple(content_tree()["actions"])
+"""Action ids a ``bias`` table may name: every card of the built-in content pack (Shapeshift included)."""
 
 
 class PersonaError(ValueError):
