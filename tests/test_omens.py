@@ -224,7 +224,7 @@ def test_era_of_epidemic_marks_a_witch_off_and_exiles_it_at_season_end(content: 
     assert p.coven == [hazel] and tommy in g.witch_box and g.omen_marked == [-1, -1]
     q = g.players[1]
     q.coven = [hazel]
-    assert effects.abilities(g, q) == [g.content.witches[hazel].ability]  # no mark without the Omen
+    assert list(effects.abilities(g, q)) == [g.content.witches[hazel].ability]  # no mark without the Omen
 
 
 @pytest.mark.parametrize(

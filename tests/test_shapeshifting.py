@@ -97,9 +97,9 @@ def test_s2_covered_witch_ability_is_off(content: Content) -> None:
     p.coven = [witch(g, "hazel")]
     from septima_sim.engine import effects
 
-    assert effects.abilities(g, p)
+    assert list(effects.abilities(g, p))
     p.covered = witch(g, "hazel")
-    assert effects.abilities(g, p) == []
+    assert list(effects.abilities(g, p)) == []
 
 
 def test_s2_matched_shapeshift_lowers_one_and_raises_none(content: Content) -> None:

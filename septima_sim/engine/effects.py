@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 def abilities(g: Game, p: Player) -> list[Ability]:
     """The abilities in force for a player now: coven witches, the mirrored witch, adjacent buildings.
     Omens: Confused Memories switches coven witches off, Era of Epidemic the face-down one, Festival of Guilds
-    lifts the adjacency of buildings and Guild Strike closes them."""
+    lifts the adjacency of buildings and Guild Strike closes them. A list, taken once: an effect that moves the
+    leader while a trigger runs does not change which abilities that trigger runs."""
     witches = g.content.witches
     omen = g.omen
     if omen == "no_abilities":
