@@ -460,16 +460,9 @@ class HeuristicPolicy:
         """Worth of standing on each vertex for the coming turns: patients to heal, next turn's lunar ingredients,
         outcrops, minus the risk of the region's standing hunter."""
         t = self._t
-        area_value = self._area_value
+        area_value = self._area_value  # worth of the patients of an area, filled lazily
         if area_value is None:
             area_value = self._area_value = {}
-            remedy = t.remedy_for_disease
-            for area, pts in patients.items():
-                area_value[area] = sum(
-                    2.5 if me.potions[remedy[pt.disease]] > 0 else 0.5
-                    for pt in pts
-                    if not pt.healed_by >> self.seat & 1
-                )
             turn = view.turn
             lunar = view.lunar
             nxt = (lunar[turn + 1], lunar[turn + 2]) if turn + 2 < len(lunar) else (lunar[0], lunar[1])
@@ -491,11 +484,23 @@ class HeuristicPolicy:
         sus = me.suspicion + 1
         scale = self.w.position
         out = []
+        remedy = t.remedy_for_disease
+        potions = me.potions
+        seat = self.seat
         for v in vertices:
             value = static[v]
-            if area_value:
+            if patients:
                 for area in vertex_areas[v]:
-                    value += area_value.get(area, 0.0)
+                    pts = patients.get(area)
+                    if pts:
+                        worth = area_value.get(area)
+                        if worth is None:
+                            worth = area_value[area] = sum(
+                                2.5 if potions[remedy[pt.disease]] > 0 else 0.5
+                                for pt in pts
+                                if not pt.healed_by >> seat & 1
+                            )
+                        value += worth
             hv = standing.get(region_of[v])
             if hv is not None:
                 need = dist[hv][v] - sus
@@ -641,6 +646,7 @@ class HeuristicPolicy:
         occupied = {q.vertex for q in players if q.seat != self.seat}
         verts = [me.vertex] + [v for v in view.board.neighbours[me.vertex] if v not in occupied]
         patients = self._patients_by_area(view)
+        options = decision.options
         miss = [1.0] * len(ids)  # P(no other seat plays the card), each guessed uniform over its hand
         for q in players:
             if q.seat != self.seat:
@@ -648,8 +654,8 @@ class HeuristicPolicy:
                 size = sum(hand)
                 if size:
                     f = 1.0 - 1.0 / size
-                    for c, held in enumerate(hand):
-                        if held:
+                    for c in options:
+                        if hand[c]:
                             miss[c] *= f
         spots = self._spots(view, me, verts, patients)
         mains = [0.0] * len(ids)
