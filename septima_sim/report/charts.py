@@ -46,7 +46,8 @@ def seat_heatmap(seats: pl.DataFrame) -> bytes:
         im = ax.imshow(grid, cmap=DIVERGING, vmin=-limit, vmax=limit, aspect="auto")
         for (i, j), v in np.ndenumerate(rate):
             if not np.isnan(v):
-                ax.text(j, i, f"{v:.1f}%", ha="center", va="center", fontsize=8)
+                dark = abs(grid[i, j]) > 0.6 * limit  # the ends of the diverging map are dark: white text there
+                ax.text(j, i, f"{v:.1f}%", ha="center", va="center", fontsize=8, color="white" if dark else "black")
         ax.set_xticks(range(width), [f"seat {s}" for s in range(width)])
         ax.set_yticks(range(len(cells)), cells, fontsize=8)
         ax.set_title("Win rate by seat (colour: points above or below fair share)")
