@@ -91,6 +91,7 @@ class Game:
         # the icon a card carries for matching and for abilities that name an action (S2: Shapeshift = Chant)
         self.icon = tuple(self.action_index[a.icon] if a.icon else i for i, a in enumerate(content.actions))
         self.chant = self.action_index["chant"]
+        self.play_trigger = tuple(f"play:{a}" for a in self.action_ids)  # ability trigger names per card (B21g)
         self.animal_actions = tuple(tuple(self.action_index[x] for x in a.actions) for a in content.animals)
         self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
         self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
@@ -499,10 +500,9 @@ class Game:
             p.matches_players += 1
         if septima:
             p.matches_septima += 1
-        form = self.content.animals[p.form].id if p.in_animal else "human"
         actions.resolve_card(self, p, card, matched, card)
         icon = self.icon[card]
-        effects.trigger(self, p, "play:" + self.action_ids[icon])
+        effects.trigger(self, p, self.play_trigger[icon])
         if self.omen in omens.PLAY_HOOKS:
             omens.on_play(self, p, icon)
         if self.full:
@@ -515,7 +515,7 @@ class Game:
                 matched_players=others,
                 matched_septima=septima,
                 matched_other="ritual-oil" if oil else None,
-                form=form,
+                form=self.content.animals[p.form].id if p.in_animal else "human",  # the form cannot change mid-turn
                 suspicion_before=sus0,
                 suspicion_after=p.suspicion,
                 wisdom_before=wis0,

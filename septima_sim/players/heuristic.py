@@ -55,6 +55,7 @@ class _Tables:
         "action_ids",
         "board",
         "building_areas",
+        "heal",
         "ingredients_at",
         "lunar_counts",
         "outcrops_at",
@@ -72,6 +73,7 @@ class _Tables:
         va = board.vertex_areas
         self.action_ids = tuple(a.id for a in content.actions)
         self.remember = self.action_ids.index("remember") if "remember" in self.action_ids else -1
+        self.heal = self.action_ids.index("heal") if "heal" in self.action_ids else -1
         self.ingredients_at = tuple(tuple(areas[a].ingredient for a in vs if areas[a].ingredient >= 0) for vs in va)
         self.outcrops_at = tuple(sum(1 for a in vs if areas[a].outcrop) for vs in va)
         self.shrine_at = tuple(tuple(areas[a].shrine for a in vs if areas[a].shrine) for vs in va)
@@ -137,6 +139,7 @@ class HeuristicPolicy:
         "_rng",
         "_static",
         "_sus_memo",
+        "_sus_rows",
         "_t",
         "_vgains",
         "_waiting",
@@ -168,6 +171,7 @@ class HeuristicPolicy:
         self._static: tuple[float, ...] = ()
         self._wkey = repr(weights)
         self._sus_memo: dict[tuple[int, int], float] = {}
+        self._sus_rows: dict[int, list[float]] = {}  # suspicion level -> cost of raising it 0..3 points
         self._buildings: dict[int, int] = {}
         self._goals: list[tuple[str, bool, int, float, tuple[str, ...]]] | None = None
         self._vgains: dict[int, tuple[tuple[str, float], ...]] = {}  # this game's building gains by vertex
@@ -528,15 +532,18 @@ class HeuristicPolicy:
         return self.w.trial * worth / (1.5 + mine + 0.5 * theirs)
 
     # ------------------------------------------------------------------------------------------------ cards
-    def _spots(self, view: PlayerView, me: Player, verts: list[int], patients: dict) -> dict[str, float]:
+    def _spots(
+        self, view: PlayerView, me: Player, verts: list[int], patients: dict, heal: bool = True
+    ) -> dict[str, float]:
         """Best pre-move vertex gain per card that has one: Collect (lunar areas, outcrops), Heal (patients I hold
-        the Remedy for), Ritual (shrines) and building triggers, in one pass over the candidate vertices."""
+        the Remedy for; skipped when ``heal`` is False, i.e. Heal is not a card being valued), Ritual (shrines) and
+        building triggers, in one pass over the candidate vertices."""
         t = self._t
         w = self.w
         turn = view.turn
         lunar = view.lunar[turn], view.lunar[turn + 1]
         heal_at: dict[int, list[float]] = {}  # area -> worth of each patient I can heal there
-        if patients:
+        if heal and patients:
             potions = me.potions
             worth = {d: self._heal_value(view, me, d) for d, r in enumerate(t.remedy_for_disease) if potions[r] > 0}
             if worth:
@@ -657,12 +664,13 @@ class HeuristicPolicy:
                     for c in options:
                         if hand[c]:
                             miss[c] *= f
-        spots = self._spots(view, me, verts, patients)
+        remember = t.remember
+        copies = [c for c in set(me.discard) if c != remember] if remember in options else []
+        evaluated = (*options, *copies)
+        spots = self._spots(view, me, verts, patients, heal=t.heal in evaluated)
         mains = [0.0] * len(ids)
         bonuses = [0.0] * len(ids)
-        remember = t.remember
-        copies = [c for c in set(me.discard) if c != remember] if remember in decision.options else []
-        for c in (*decision.options, *copies):
+        for c in evaluated:
             if c != remember:
                 card = ids[c]
                 mains[c], bonuses[c] = self._card_eval(view, me, card, spots)
@@ -674,7 +682,9 @@ class HeuristicPolicy:
         last_turn = view.turn == self._c.rules.turns_per_season - 1
         sus = me.suspicion
         risk_here = self._capture_p(view, me.vertex, sus + 1)
-        sus_cost = [self._sus_cost(sus, k) for k in range(4)]
+        sus_cost = self._sus_rows.get(sus)
+        if sus_cost is None:
+            sus_cost = self._sus_rows[sus] = [self._sus_cost(sus, k) for k in range(4)]
         track = self._c.ritual
         above = track.rows[me.ritual_row][me.ritual_col] if view.full and me.ritual_row < len(track.rows) else ""
         capture = risk_here * w.capture
@@ -741,7 +751,7 @@ class HeuristicPolicy:
         if card == "remember" and me.discard:
             card = ids[me.discard[-1]]
         played = view.played
-        others = any(played[s] == card_i for s in range(len(played)) if s != self.seat)
+        others = played.count(card_i) > 1  # my own card is among the played ones
         septima = card_i == view.septima_markers[0]
         no_raise = ids[card_i] in _NO_RAISE or me.form >= 0
         raise_by = 0 if no_raise else (1 if others else 0) + (2 if septima else 0)
