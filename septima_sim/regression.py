@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import polars as pl
@@ -341,17 +341,8 @@ def _series(frame: pl.DataFrame, kind: str, seat: int = 0) -> pl.Series | None:
     return frame[column] if column in frame.columns else None
 
 
-_CELL_KINDS: tuple[str, ...] = (
-    "solo_win_rate",
-    "winning_score",
-    "winning_score_sd",
-    "margin",
-    "turns",
-    "decisions",
-    "tie_rate",
-    "suspicion_end",
-    "capture_rate",
-)
+_CELL_KINDS: tuple[str, ...] = tuple(k for k in get_args(MetricKind) if k != "win_rate" and not k.startswith("effect_"))
+"""Per-cell metric kinds (per-seat win rates and module effects are built separately)."""
 _BINARY = {"win_rate", "solo_win_rate", "tie_rate"}
 
 

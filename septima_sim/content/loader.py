@@ -583,13 +583,17 @@ class _Builder:
             )
         return tuple(out)
 
+    def condition(self, ns: str, ident: str, cond: dict[str, Any]) -> None:
+        """A `stat op value` condition (goals, Tribulations): a known statistic compared by >= or <=."""
+        if cond.get("stat") not in STATS:
+            raise self.fail(ns, f"{ident}.stat", f"unknown statistic {cond.get('stat')!r}")
+        if cond.get("op") not in (">=", "<="):
+            raise self.fail(ns, f"{ident}.op", "must be >= or <=")
+
     def goals(self) -> tuple[Goal, ...]:
         out = []
         for i, gl in self.items("goals").items():
-            if gl.get("stat") not in STATS:
-                raise self.fail("goals", f"{i}.stat", f"unknown statistic {gl.get('stat')!r}")
-            if gl.get("op") not in (">=", "<="):
-                raise self.fail("goals", f"{i}.op", "must be >= or <=")
+            self.condition("goals", i, gl)
             wisdom = gl.get("wisdom")
             if not isinstance(wisdom, int) or wisdom < 0:
                 raise self.fail("goals", f"{i}.wisdom", f"must be a non-negative integer, got {wisdom!r}")
@@ -651,10 +655,7 @@ class _Builder:
         for i, t in self.items("tribulations").items():
             basic = t.get("basic", {})
             for cond in (t, basic) if basic else (t,):
-                if cond.get("stat") not in STATS:
-                    raise self.fail("tribulations", f"{i}.stat", f"unknown statistic {cond.get('stat')!r}")
-                if cond.get("op") not in (">=", "<="):
-                    raise self.fail("tribulations", f"{i}.op", "must be >= or <=")
+                self.condition("tribulations", i, cond)
             tribulations.append(
                 Tribulation(
                     i,
