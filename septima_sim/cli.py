@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from septima_sim import __version__
-from septima_sim.content import ContentError, load_content
+from septima_sim.content import Content, ContentError, load_content
 from septima_sim.engine import ConfigError, GameConfig
+
+if TYPE_CHECKING:
+    from septima_sim.engine.decisions import Policy
 
 app = typer.Typer(
     help="Simulate the board game Septima headlessly and tell designers whether it is balanced.",
@@ -48,7 +51,8 @@ ContentOpt = Annotated[Path | None, typer.Option("--content", help="Content pack
     "  septima-sim play --mode basic --format jsonl > game.jsonl\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --lineup heuristic-mix\n\n"
     "  septima-sim play --players 1 --lineup all-balanced        (solo against the Black Widow)\n\n"
-    "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17"
+    "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17\n\n"
+    "  septima-sim play --players 4 --shapeshifting --omens --format html --out game.html   (replay page)"
 )
 def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 1-4 (1 = solo).")] = 4,
@@ -60,8 +64,12 @@ def play(
         str, typer.Option("--lineup", "-l", help="Named lineup (content/lineups.toml), rotated by the seed.")
     ] = "all-random",
     fmt: Annotated[
-        str, typer.Option("--format", help="text (readable account) or jsonl (one event per line).")
+        str,
+        typer.Option("--format", help="text (readable account), jsonl (one event per line) or html (replay page)."),
     ] = "text",
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="File to write the html replay page to (with --format html).")
+    ] = None,
     content: ContentOpt = None,
     replay: Annotated[
         Path | None, typer.Option("--replay", help="Run directory to replay a game from (with --game).")
@@ -72,10 +80,13 @@ def play(
 ) -> None:
     """Play one seeded game and print it turn by turn (or replay a game of a run)."""
     from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
-    from septima_sim.playout import play_one
 
-    if fmt not in ("text", "jsonl"):
-        raise UserError(f"--format must be text or jsonl, got {fmt!r}")
+    if fmt not in ("text", "jsonl", "html"):
+        raise UserError(f"--format must be text or jsonl (or html with --out FILE), got {fmt!r}")
+    if (fmt == "html") != (out is not None):
+        raise UserError("--format html needs --out FILE (and --out is only for --format html)")
+    if out is not None and not out.parent.resolve().is_dir():
+        raise UserError(f"--out {out}: folder {out.parent} does not exist")
     if replay is not None or game is not None:
         from septima_sim.runner import RunError
         from septima_sim.runner import replay as replay_game
@@ -87,7 +98,7 @@ def play(
             config, pack, policies, game_seed = replay_game(replay, cell, int(index))
         except RunError as exc:
             raise UserError(str(exc)) from None
-        play_one(config, pack, policies, game_seed, fmt, typer.echo)
+        _play_out(config, pack, policies, game_seed, fmt, out, f"{cell}:{index}")
         return
     config = GameConfig(players=players, mode=mode, shapeshifting=shapeshifting, omens=omens).validate()
     lineups = builtin_lineups()
@@ -99,7 +110,24 @@ def play(
     except UnknownPolicyError as exc:
         raise UserError(str(exc)) from None
     pack = load_content(content)
-    play_one(config, pack, policies, seed, fmt, typer.echo)
+    _play_out(config, pack, policies, seed, fmt, out, f"lineup {lineup}")
+
+
+def _play_out(
+    config: GameConfig, pack: Content, policies: list[Policy], seed: int, fmt: str, out: Path | None, where: str
+) -> None:
+    """Print the game (text/jsonl) or write its replay page (html) and print the page's path."""
+    if out is None:
+        from septima_sim.playout import play_one
+
+        play_one(config, pack, policies, seed, fmt, typer.echo)
+        return
+    from septima_sim.replay import write_play_page
+
+    try:
+        typer.echo(str(write_play_page(config, pack, policies, seed, out, where)))
+    except OSError as exc:
+        raise UserError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
 
 
 @app.command(
