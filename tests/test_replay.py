@@ -248,3 +248,27 @@ def test_page_steps_through_the_game_in_chromium(recording, browser_page, tmp_pa
     assert page.get_by_test_id("final-scores").is_visible()
     assert page.get_by_test_id("next").is_disabled()
     assert not errors, errors
+
+
+def test_solo_page_shows_the_widow_and_plays(content: Content, browser_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page = browser_page
+    solo = record_game(GameConfig(players=1, mode="full"), content, policies(1, 2, "all-balanced"), 2)
+    path = tmp_path / "solo.html"
+    path.write_text(render_page(solo, "solo"), encoding="utf-8")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    counter = page.get_by_test_id("counter")
+    start = counter.text_content()
+    page.get_by_test_id("play").click()
+    page.wait_for_function(f"document.querySelector('[data-testid=counter]').textContent !== {json.dumps(start)}")
+    page.get_by_test_id("play").click()  # pause
+    assert "play" in page.get_by_test_id("play").text_content()
+    assert page.get_by_test_id("widow").is_visible()
+    page.keyboard.press("End")
+    game = solo.result.game
+    assert page.get_by_test_id("widow-wisdom").text_content() == str(game["widow_wisdom"])
+    assert page.get_by_test_id("widow-suspicion").text_content() == str(game["widow_suspicion"])
+    assert page.get_by_test_id("seat-0-wisdom").text_content() == str(solo.result.players[0]["wisdom"])
+    assert "Black Widow" in page.get_by_test_id("final-scores").text_content()
+    assert not errors, errors

@@ -53,11 +53,20 @@
   // ---------------------------------------------------------------- static board
   const V = D.board.vertices.map(([x, y]) => [x * S, y * S]);
   const xs = V.map((v) => v[0]), ys = V.map((v) => v[1]);
-  const minX = Math.min(...xs) - 40, maxX = Math.max(...xs) + 40, minY = Math.min(...ys) - 110, maxY = Math.max(...ys) + 30;
+  const R = Math.max(...V.map(([x, y]) => Math.hypot(x, y))) + 14; // just outside the map
+  const minX = Math.min(-R - 30, Math.min(...xs) - 40), maxX = Math.max(R + 30, Math.max(...xs) + 40);
+  const minY = Math.min(-R - 8, Math.min(...ys)) - 90, maxY = Math.max(R + 14, Math.max(...ys) + 30);
   board.setAttribute("viewBox", [minX, minY, maxX - minX, maxY - minY].join(" "));
   const staticLayer = sv("g", { class: "static" });
+  const regionLayer = sv("g", { class: "regions", opacity: 0.45 });
   const dynamicLayer = sv("g", { class: "dynamic" });
-  board.append(staticLayer, dynamicLayer);
+  board.append(staticLayer, regionLayer, dynamicLayer);
+  // the six regions: 60-degree wedges around the map centre, numbered counterclockwise from the east
+  for (let k = 0; k < 6; k++) {
+    const a = (k * Math.PI) / 3, m = a + Math.PI / 6;
+    regionLayer.append(sv("line", { x1: 0, y1: 0, x2: R * Math.cos(a), y2: -R * Math.sin(a), stroke: "#555", "stroke-dasharray": "2 5" }));
+    staticLayer.append(sv("text", { x: (R + 4) * Math.cos(m), y: -(R + 4) * Math.sin(m) + 3, "text-anchor": "middle", "font-size": 9, fill: "#666" }, "region " + (k + 1)));
+  }
   const spaceXY = {};
   for (const a of D.board.areas) {
     const pts = a.vertices.map((v) => V[v].join(",")).join(" ");
@@ -171,7 +180,7 @@
     if (f.omen) {
       parts.push(el("div", { "data-testid": "omen" }, el("h3", {}, "Omen"),
         el("div", {}, f.omen.half ? f.omen.half + " (" + f.omen.side + " half of " + f.omen.card + ")" : "none in effect"),
-        el("div", {}, "next: " + (f.omen.next || "-"))));
+        el("div", {}, "next: " + (f.omen.next || "-")), el("div", {}, "drawn: " + (f.omen.drawn.join(", ") || "-"))));
     }
     parts.push(block("Trial", "chamber 1: " + (f.chamber1 || "empty"), "chamber 2: " + (f.chamber2.join(", ") || "empty"),
       "crowd: " + f.crowd[0] + " neutral, " + f.crowd[1] + " angry"));
