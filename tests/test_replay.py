@@ -253,6 +253,7 @@ def test_page_steps_through_the_game_in_chromium(recording, browser_page, tmp_pa
 def test_solo_page_shows_the_widow_and_plays(content: Content, browser_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page = browser_page
     solo = record_game(GameConfig(players=1, mode="full"), content, policies(1, 2, "all-balanced"), 2)
+    solo.events[0]["cause"] = "<b>a cause</b>"  # events may carry a cause (issue 13): shown, as text
     path = tmp_path / "solo.html"
     path.write_text(render_page(solo, "solo"), encoding="utf-8")
     errors: list[str] = []
@@ -265,6 +266,7 @@ def test_solo_page_shows_the_widow_and_plays(content: Content, browser_page, tmp
     page.get_by_test_id("play").click()  # pause
     assert "play" in page.get_by_test_id("play").text_content()
     assert page.get_by_test_id("widow").is_visible()
+    assert page.locator(".events li .cause").all_text_contents() == ["cause: <b>a cause</b>"]
     page.keyboard.press("End")
     game = solo.result.game
     assert page.get_by_test_id("widow-wisdom").text_content() == str(game["widow_wisdom"])
