@@ -314,6 +314,86 @@ def check(
     if result.exit_code:
         raise typer.Exit(result.exit_code)
 
+@app.command(
+    epilog="Examples:\n\n  septima-sim ladder --players 2 --policies random,balanced,search:50\n\n"
+    "  septima-sim ladder --players 4 --policies random,balanced,cautious,healer --games 400 --shapeshifting\n\n"
+    "  septima-sim ladder --players 2 --policies balanced,py:mybots:Clever --out ladders/clever   (rerun to resume)\n\n"
+    "2 players: every pair plays --games games, each seed once in each seating (common random numbers). "
+    "3-4 players: one cell per rotation of the policy list. Writes matchups.csv, ratings.csv (openskill) and "
+    "matchups.png into --out; the games are a run directory under OUT/runs/."
+)
+def ladder(
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game, 2-4.")] = 2,
+    policies: Annotated[
+        str, typer.Option("--policies", help="Comma-separated personas to rank (at least two different).")
+    ] = "random,balanced",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games per pair (2 players) or per rotation (3-4 players).")
+    ] = 200,
+    mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
+    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
+    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module.")] = False,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed (>= 0).")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Ladder folder (default: runs/ladder-p<N>-<time>).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Rank policies by playing them against each other: matchup matrix with intervals and openskill ratings."""
+    from rich.console import Console
+
+    from septima_sim import ladder as ladder_mod
+    from septima_sim import runner
+    from septima_sim.experiment import ExperimentError, build
+
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    if not 2 <= players <= 4:
+        raise UserError(f"--players must be 2..4 for a ladder, got {players}")
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise UserError(f"--policies needs at least two different personas, got {policies!r}")
+    if games <= 0 or jobs == 0 or seed < 0:
+        raise UserError("--games and --jobs must be positive and --seed >= 0")
+    data = ladder_mod.ladder_config(
+        names, players=players, games=games, seed=seed, mode=mode, shapeshifting=shapeshifting, omens=omens
+    )
+    try:
+        exp = build(data, "ladder")
+    except ExperimentError as exc:
+        raise UserError(str(exc)) from None
+    out = out or runner.default_run_dir(f"ladder-p{players}")
+    run_dir = out / "runs" / exp.config.name
+    resuming = (run_dir / "manifest.json").is_file()
+    if out.exists() and not resuming and any(out.iterdir()):
+        raise UserError(f"--out {out} exists and holds no ladder of {players} players; choose another folder")
+    console = Console(stderr=True)
+    try:
+        with runner.parallel_backend("local", jobs, None):
+            if resuming:
+                exp_before, manifest = runner.open_for_resume(run_dir)
+                if exp_before.hash != exp.hash:
+                    raise UserError(f"--out {out} holds a ladder with other settings; choose another folder")
+            else:
+                manifest = runner.create_run_dir(exp, run_dir, force=False, events=False)
+            runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=quiet)
+    except runner.RunError as exc:
+        raise UserError(str(exc)) from None
+    except runner.RunInterrupted as exc:
+        typer.echo(str(exc).replace(f"run --resume {run_dir}", "ladder with the same options"), err=True)
+        raise typer.Exit(130) from None
+    table, rated = ladder_mod.write_tables(run_dir, out, names, players)
+    if not quiet:
+        from rich.table import Table
+
+        for frame, title in ((table, "Matchups (a's win rate against b, ties half)"), (rated, "Ratings (openskill)")):
+            view = Table(title=title)
+            for column in frame.columns:
+                view.add_column(column, justify="left" if column in ("a", "b", "policy") else "right")
+            for row in frame.iter_rows():
+                view.add_row(*(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row))
+            console.print(view)
+    typer.echo(str(out))
+
 
 def main() -> None:
     """Console entry point: maps bad input to exit code 2 with a one-line message."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from septima_sim.engine.decisions import Policy
@@ -23,6 +25,11 @@ SEARCH_HORIZON = 0
 POLICIES: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 """Built-in persona names and their factories (heuristic personas register here too)."""
 
+ENTRY_POINT_GROUP = "septima_sim.policies"
+"""Installed packages register personas under this entry-point group: ``name = "package.module:Class"``."""
+PLUGIN_PREFIX = "py:"
+"""``py:module:Class`` names a Policy class importable from ``PYTHONPATH`` (see docs/extending.md)."""
+
 
 def register_personas(personas: dict[str, Weights]) -> None:
     """Register heuristic personas (e.g. from a user's TOML file, see ``weights.load_personas``) by name."""
@@ -37,9 +44,45 @@ class UnknownPolicyError(ValueError):
     """A persona name that no factory is registered for."""
 
 
+def _installed() -> dict[str, object]:
+    """Personas that installed packages register under the ``septima_sim.policies`` entry-point group."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def policy_names() -> list[str]:
-    """Every persona name a config or lineup may use (plus ``search:N`` for any budget N)."""
-    return sorted([*POLICIES, "search"])
+    """Every persona name a config or lineup may use (plus ``search:N`` and ``py:module:Class``)."""
+    return sorted({*POLICIES, *_installed(), "search"})
+
+
+def _instantiate(cls: object, name: str) -> Policy:
+    """An instance of a plugin Policy class, checked against the Policy protocol; its ``name`` defaults to ``name``."""
+    if not callable(cls):
+        raise UnknownPolicyError(f"persona {name!r} does not name a class")
+    try:
+        policy = cls()
+    except Exception as exc:  # a plugin's constructor is user code: report it as bad input
+        raise UnknownPolicyError(f"persona {name!r} could not be created: {type(exc).__name__}: {exc}") from None
+    missing = [m for m in ("reset", "choose") if not callable(getattr(policy, m, None))]
+    if missing:
+        raise UnknownPolicyError(f"persona {name!r} is not a Policy: it has no {' or '.join(missing)} method")
+    if not isinstance(getattr(policy, "name", None), str):
+        policy.name = name  # type: ignore[misc]
+    return policy  # type: ignore[return-value]
+
+
+def _plugin(name: str) -> Policy:
+    """The Policy named ``py:module:Class`` (module importable from ``PYTHONPATH``)."""
+    module_name, _, class_name = name[len(PLUGIN_PREFIX) :].partition(":")
+    if not module_name or not class_name:
+        raise UnknownPolicyError(f"bad plugin persona {name!r}: use py:module:Class")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # ImportError, or an error raised while importing user code
+        raise UnknownPolicyError(f"plugin persona {name!r}: cannot import {module_name!r} ({exc})") from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise UnknownPolicyError(f"plugin persona {name!r}: module {module_name!r} has no {class_name!r}")
+    return _instantiate(cls, name)
 
 
 def make_policy(name: str) -> Policy:
@@ -51,11 +94,19 @@ def make_policy(name: str) -> Policy:
         return SearchPolicy(
             int(budget), make_policy(SEARCH_FALLBACK), lambda: make_policy(SEARCH_FALLBACK), SEARCH_HORIZON
         )
-    try:
-        factory = POLICIES[name]
-    except KeyError:
-        raise UnknownPolicyError(f"unknown persona {name!r} (known: {', '.join(policy_names())})") from None
-    return factory()
+    if name.startswith(PLUGIN_PREFIX):
+        return _plugin(name)
+    factory = POLICIES.get(name)
+    if factory is not None:
+        return factory()
+    installed = _installed().get(name)
+    if installed is not None:
+        try:
+            cls = installed.load()  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise UnknownPolicyError(f"installed persona {name!r} failed to load: {exc}") from None
+        return _instantiate(cls, name)
+    raise UnknownPolicyError(f"unknown persona {name!r} (known: {', '.join(policy_names())}, or py:module:Class)")
 
 
 def builtin_lineups() -> dict[str, list[str]]:
