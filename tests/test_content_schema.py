@@ -10,6 +10,7 @@ import pytest
 
 from septima_sim.content import INGREDIENTS, Content, ContentError, load_content
 from septima_sim.content.model import WISDOM_SOURCES
+from septima_sim.content.schema import FILES, NAMESPACE_FILE, Pack
 from septima_sim.content.schema.actions import ACTIONS
 from septima_sim.content.schema.animals import COLOURS
 from septima_sim.engine import GameConfig, play_game
@@ -17,6 +18,11 @@ from septima_sim.engine.actions import _HANDLERS
 from septima_sim.engine.config import COLOURS as SEAT_COLOURS
 from septima_sim.engine.results import SOURCES
 from septima_sim.players import RandomPolicy
+
+
+def test_pack_validates_the_files_in_reading_order() -> None:
+    assert list(reversed(Pack.__bases__)) == list(FILES.values())
+    assert list(dict.fromkeys(NAMESPACE_FILE[ns] for ns in Pack.model_fields)) == list(FILES)
 
 
 def test_schema_names_match_the_engine() -> None:

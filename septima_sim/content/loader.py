@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import hashlib
 import json
 import tomllib
@@ -22,7 +23,6 @@ from septima_sim.content.schema import FILES, NAMESPACE_FILE, Fault, Pack, decla
 from septima_sim.content.schema.common import unknown
 
 BASE_DIR = Path(__file__).parent / "base"
-PROVENANCE_TAGS = ("seed-base", "seed-expansion", "public", "assumed")
 
 # item tables: TOML array name -> tree namespace; the field that identifies an item (default: id)
 _ITEM_TABLES = {
@@ -49,17 +49,29 @@ class ContentError(ValueError):
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """A file's TOML as a fresh dict (parsed once per process while the file is unchanged)."""
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
+        st = path.stat()
     except FileNotFoundError:
         raise ContentError(f"{path.name}: file missing from content pack {path.parent}") from None
-    except UnicodeDecodeError:
-        raise ContentError(f"{path.name}: not a UTF-8 text file (a content file is TOML text)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{path.name}: invalid TOML: {exc}") from None
     except OSError as exc:
         raise ContentError(f"{path.name}: cannot be read: {exc.strerror or exc}") from None
+    return copy.deepcopy(_parse(str(path), (st.st_mtime_ns, st.st_size, st.st_ino)))
+
+
+@functools.lru_cache(maxsize=64)
+def _parse(path: str, stamp: tuple[int, int, int]) -> dict[str, Any]:
+    """Parse one file; ``stamp`` (mtime, size, inode) makes an edited file a new cache entry."""
+    name = Path(path).name
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except UnicodeDecodeError:
+        raise ContentError(f"{name}: not a UTF-8 text file (a content file is TOML text)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(f"{name}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ContentError(f"{name}: cannot be read: {exc.strerror or exc}") from None
 
 
 def _keyed(items: Any, key: str, file: str, table: str) -> dict[str, Any]:
@@ -161,9 +173,11 @@ def apply_overrides(tree: dict[str, Any], overrides: dict[str, Any]) -> dict[str
     """Return a copy of the tree with dotted-path overrides applied. A path must name a public value the schema
     declares (no table, no ``_`` name) in a table or item the pack has; an unknown one names the nearest valid ones.
     The values are checked when the tree is validated."""
-    if not overrides:
-        return tree
-    tree = copy.deepcopy(tree)
+    return _override(copy.deepcopy(tree), overrides) if overrides else tree
+
+
+def _override(tree: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """Apply overrides in place (``tree`` is a fresh copy)."""
     for path, value in overrides.items():
         parts = str(path).split(".")
         if any(part.startswith("_") for part in parts):
@@ -226,6 +240,6 @@ def validate(tree: dict[str, Any], files: dict[str, str] | None = None) -> Pack:
 
 def load_content(content_dir: Path | str | None = None, overrides: dict[str, Any] | None = None) -> Content:
     """Load, override and validate a content pack. Raises ContentError naming the file and key."""
-    tree, files = _tree(Path(content_dir) if content_dir else BASE_DIR)
-    tree = apply_overrides(tree, overrides or {})
+    tree, files = _tree(Path(content_dir) if content_dir else BASE_DIR)  # a fresh tree: overrides go in place
+    tree = _override(tree, overrides or {})
     return build(validate(tree, files), _hash(tree))

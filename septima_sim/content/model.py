@@ -11,6 +11,9 @@ INGREDIENTS: tuple[str, ...] = ("herb", "root", "berry", "mushroom", "skull")
 """The five ingredient types; resources are indexed 0..4 in this order and Crystal is index 5."""
 CRYSTAL = 5
 
+PROVENANCE_TAGS: tuple[str, ...] = ("seed-base", "seed-expansion", "public", "assumed")
+"""Where a number or card comes from (docs/rules.md): the seeds, public sources, or an assumption of ours."""
+
 EFFECT_KINDS: frozenset[str] = frozenset(
     {
         "wisdom",  # amount, source

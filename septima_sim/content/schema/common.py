@@ -12,7 +12,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from septima_sim.content.model import EFFECT_KINDS, INGREDIENTS, PASSIVE_KINDS, STATS, WISDOM_SOURCES
+from septima_sim.content.model import (
+    EFFECT_KINDS,
+    INGREDIENTS,
+    PASSIVE_KINDS,
+    PROVENANCE_TAGS,
+    STATS,
+    WISDOM_SOURCES,
+)
 
 CARD_NUMBER = 100
 """Bound of a number printed on a card or table: Wisdom and counts are stored as Int16 / Int8 columns."""
@@ -96,7 +103,7 @@ def per_players(check: Callable[[int], bool] = lambda v: True, rule: str = "") -
     return AfterValidator(validate)
 
 
-Provenance = Annotated[str, one_of("provenance tag", ("seed-base", "seed-expansion", "public", "assumed"))]
+Provenance = Annotated[str, one_of("provenance tag", PROVENANCE_TAGS)]
 Element = Literal["earth", "air", "fire"]
 Ingredient = Annotated[str, one_of("ingredient", INGREDIENTS)]
 Stat = Annotated[str, one_of("statistic", STATS)]

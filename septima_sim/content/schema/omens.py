@@ -86,7 +86,7 @@ class Omens(Schema):
     """The ``omens`` table: numbers at the top, the cards keyed by id beside them (``omens.<id>``)."""
 
     model_config = ConfigDict(extra="allow")
-    __pydantic_extra__: dict[str, Omen] = Field(init=False)  # type: ignore[assignment]
+    __pydantic_extra__: dict[str, Omen] = Field(init=False)
 
     # O3: total suspicion that turns the next Omen dark, per player count
     threshold: Annotated[dict[str, Count], per_players()]

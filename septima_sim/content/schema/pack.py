@@ -49,9 +49,25 @@ CHAMBER_WITCHES = 5
 """Witches drawn besides the players' deals: one per trial chamber per season (4 seasons) and the first chamber."""
 
 
-class Pack(*reversed(FILES.values())):  # type: ignore[misc]
-    """A content tree: each namespace validated by its file's schema (fields in file order, so the first error
-    reported is the first in reading order), then the limits that span files."""
+class Pack(
+    OmensFile,
+    WidowFile,
+    AnimalsFile,
+    GoalsFile,
+    BuildingsFile,
+    WitchesFile,
+    SpellsFile,
+    RitualFile,
+    MapFile,
+    PatientsFile,
+    PotionsFile,
+    ActionsFile,
+    IngredientsFile,
+    RulesFile,
+):
+    """A content tree: each namespace validated by its file's schema, then the limits that span files. The bases are
+    FILES backwards: pydantic puts the last base's fields first, so the first error reported is the first in reading
+    order."""
 
     @model_validator(mode="after")
     def _playable(self) -> Pack:

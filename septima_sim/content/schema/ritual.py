@@ -29,8 +29,8 @@ class Ritual(RitualRules):
 
     @model_validator(mode="after")
     def _track(self) -> Ritual:
-        for y, row in enumerate(self.rows):
-            if len(row) != len(self.columns):
+        for y, cells in enumerate(self.rows):
+            if len(cells) != len(self.columns):
                 raise Fault(("rows", y), f"needs {len(self.columns)} cells")
         for row in self.ribbons:
             if not 1 <= int(row) <= len(self.rows):
