@@ -9,14 +9,12 @@ from typing import Any
 import pytest
 
 from septima_sim.content import INGREDIENTS, Content, ContentError, load_content
-from septima_sim.content.model import WISDOM_SOURCES
 from septima_sim.content.schema import FILES, NAMESPACE_FILE, Pack
 from septima_sim.content.schema.actions import ACTIONS
 from septima_sim.content.schema.animals import COLOURS
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.actions import _HANDLERS
 from septima_sim.engine.config import COLOURS as SEAT_COLOURS
-from septima_sim.engine.results import SOURCES
 from septima_sim.players import RandomPolicy
 
 
@@ -27,7 +25,6 @@ def test_pack_validates_the_files_in_reading_order() -> None:
 
 def test_schema_names_match_the_engine() -> None:
     assert set(ACTIONS) == set(_HANDLERS)
-    assert WISDOM_SOURCES == SOURCES
     assert COLOURS == SEAT_COLOURS
 
 

@@ -18,9 +18,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from septima_sim.content.build import build
+from septima_sim.content.errors import ContentError as ContentError
+from septima_sim.content.errors import message
 from septima_sim.content.model import Content
-from septima_sim.content.schema import FILES, NAMESPACE_FILE, Fault, Pack, declared, is_table
-from septima_sim.content.schema.common import unknown
+from septima_sim.content.schema import FILES, Pack, declared, is_table
 
 BASE_DIR = Path(__file__).parent / "base"
 
@@ -42,10 +43,6 @@ _ITEM_TABLES = {
 _ITEM_KEYS = {"patient": "disease", "widow_card": "action"}
 _REFERENCES = {"action": "actions", "disease": "diseases", "potion": "potions", "witch": "witches"}
 """Id kinds other items refer to, and the namespace that defines them (passed to the schemas as context)."""
-
-
-class ContentError(ValueError):
-    """A content pack is malformed; the message names the file and the key."""
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -195,47 +192,13 @@ def _hash(tree: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(tree, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _location(loc: tuple[str | int, ...]) -> str:
-    out = ""
-    for part in loc:
-        if part == "[key]":
-            continue
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
-def _unknown_key(loc: tuple[str | int, ...]) -> str:
-    """An undeclared key: the nearest declared ones and the list of this table's keys."""
-    parent = declared([str(p) for p in loc[:-1]]) if all(isinstance(p, str) for p in loc) else None
-    fields = [f for f in getattr(parent, "model_fields", {}) if not f.startswith("_")]
-    return unknown("key", loc[-1], tuple(fields)) if fields else "unknown key"
-
-
-def _message(err: Any, files: dict[str, str]) -> str:
-    """One line: the file, the dotted key and what is wrong or allowed."""
-    loc: tuple[str | int, ...] = tuple(err["loc"])
-    fault = (err.get("ctx") or {}).get("error")
-    if isinstance(fault, Fault):
-        loc, msg = loc + fault.loc, fault.message
-    else:
-        msg = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
-            msg = _unknown_key(loc)
-        elif err["type"] not in ("missing", "value_error"):
-            got = repr(err["input"])
-            msg += f" (got {got if len(got) <= 60 else got[:57] + '...'})"
-    ns = str(loc[0]) if loc else ""
-    file = files.get(ns) or NAMESPACE_FILE.get(ns, "content pack")
-    return f"{file}: {_location(loc) or '*'}: {msg}"
-
-
 def validate(tree: dict[str, Any], files: dict[str, str] | None = None) -> Pack:
     """Validate a tree through the pack schema; the first problem raises ContentError (file, key, what is allowed)."""
     context = {kind: tuple(t) if isinstance(t := tree.get(ns), dict) else () for kind, ns in _REFERENCES.items()}
     try:
         return Pack.model_validate(tree, context=context)
     except ValidationError as exc:
-        raise ContentError(_message(exc.errors(include_url=False)[0], files or {})) from None
+        raise ContentError(message(exc.errors(include_url=False)[0], files or {})) from None
 
 
 def load_content(content_dir: Path | str | None = None, overrides: dict[str, Any] | None = None) -> Content:

@@ -50,7 +50,7 @@ WISDOM_SOURCES: tuple[str, ...] = (
     "other",
     "penalties",
 )
-"""Where an effect may book Wisdom (``source = ...``): the engine's ``results.SOURCES`` (a test checks they agree)."""
+"""Where Wisdom is booked (an effect's ``source = ...``); the engine's ``results.SOURCES`` is this tuple."""
 
 PASSIVE_KINDS: frozenset[str] = frozenset(
     {
