@@ -70,17 +70,27 @@ def _edit(pack: Path, file: str, old: str, new: str) -> None:
         ),
         ("spells.toml", 'requires = "collect"', 'requires = "sing"', "spells.toml: spells.root-growth.requires"),
         ("rules.toml", "start = 2 ", "start = 12 ", "rules.toml: suspicion.start: 12 is outside the track -1..8"),
-        ("rules.toml", "loyal_citizens = 6", "loyal_citizens = -6", "rules.toml: setup.loyal_citizens: must be >= 0"),
+        (
+            "rules.toml",
+            "loyal_citizens = 6",
+            "loyal_citizens = -6",
+            "rules.toml: setup.loyal_citizens: Input should be greater than or equal to 0 (got -6)",
+        ),
         ("potions.toml", "wisdom = 3", "wisdom = -3", "potions.toml: potions.calming-potion.wisdom"),
         (
             "ritual.toml",
             '"collect",  "heal"',
             '"collect",  "heel"',
-            "ritual.toml: ritual.rows[0]: unknown action 'heel'",
+            "ritual.toml: ritual.rows[0][1]: unknown action 'heel' (did you mean heal?",
         ),
         ("goals.toml", 'stat = "witches"', 'stat = "wizards"', "goals.toml: goals.coven-of-four.stat"),
         ("buildings.toml", 'effect = "ingredient"', 'effect = "ingredients"', "unknown effect 'ingredients'"),
-        ("witches.toml", 'provenance = "seed-base"', 'provenance = "rumour"', "unknown tag 'rumour'"),
+        (
+            "witches.toml",
+            'provenance = "seed-base"',
+            'provenance = "rumour"',
+            "witches.toml: witches.aylana.provenance: unknown provenance tag 'rumour'",
+        ),
         ("map.toml", "q = 1\nr = 0", "q = 0\nr = 0", "map.toml: map.areas.river-meadow: two areas at (0, 0)"),
     ],
 )
@@ -122,3 +132,49 @@ def test_unknown_override_names_the_nearest_paths() -> None:
 def test_override_of_impossible_value_is_rejected() -> None:
     with pytest.raises(ContentError, match=r"suspicion\.start"):
         load_content(overrides={"suspicion.start": 20})
+
+
+@pytest.mark.parametrize(
+    ("file", "data", "message"),
+    [
+        ("spells.toml", bytes(range(256)), r"^spells\.toml: not a UTF-8 text file"),
+        ("goals.toml", 'name = "caf\xe9"\n'.encode("latin-1"), r"^goals\.toml: not a UTF-8 text file"),
+        ("map.toml", b"\x00\x01\x02", r"^map\.toml: invalid TOML"),
+        (
+            "witches.toml",
+            b'[witch]\nid = "x"\n',
+            r"^witches\.toml: witch: expected an array of tables \(\[\[witch\]\]\)",
+        ),
+        ("rules.toml", b"[game]\nseasons = 3\n", r"^rules\.toml: game\.seasons: Input should be a valid list"),
+    ],
+)
+def test_unreadable_file_is_one_line_naming_it(tmp_path: Path, file: str, data: bytes, message: str) -> None:
+    pack = _copy_pack(tmp_path)
+    (pack / file).write_bytes(data)
+    with pytest.raises(ContentError, match=message) as err:
+        load_content(pack)
+    assert "\n" not in str(err.value)
+
+
+def test_a_directory_in_place_of_a_file_is_named(tmp_path: Path) -> None:
+    pack = _copy_pack(tmp_path)
+    (pack / "omens.toml").unlink()
+    (pack / "omens.toml").mkdir()
+    with pytest.raises(ContentError, match=r"^omens\.toml: cannot be read"):
+        load_content(pack)
+
+
+def test_a_key_the_schema_does_not_declare_is_refused_with_the_nearest(tmp_path: Path) -> None:
+    pack = _copy_pack(tmp_path)
+    _edit(pack, "potions.toml", "wisdom = 3", "wisdon = 3")
+    with pytest.raises(
+        ContentError, match=r"potions\.calming-potion\.wisdon: unknown key 'wisdon' \(did you mean wisdom"
+    ):
+        load_content(pack)
+
+
+def test_an_edited_file_is_read_again(tmp_path: Path) -> None:
+    pack = _copy_pack(tmp_path)
+    assert load_content(pack).rules.plead_wisdom == 2
+    _edit(pack, "actions.toml", "wisdom = 2", "wisdom = 5")
+    assert load_content(pack).rules.plead_wisdom == 5

@@ -1,12 +1,18 @@
-"""Frozen content dataclasses the engine reads. Built by the loader; never mutated."""
+"""Frozen content dataclasses the engine reads. Built by the loader; read-only all the way down: every container
+is a tuple or a FrozenDict, so a Content cached per process and shared by many games cannot be changed by one."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from septima_sim.content.frozen import FrozenDict
+
 INGREDIENTS: tuple[str, ...] = ("herb", "root", "berry", "mushroom", "skull")
 """The five ingredient types; resources are indexed 0..4 in this order and Crystal is index 5."""
 CRYSTAL = 5
+
+PROVENANCE_TAGS: tuple[str, ...] = ("seed-base", "seed-expansion", "public", "assumed")
+"""Where a number or card comes from (docs/rules.md): the seeds, public sources, or an assumption of ours."""
 
 EFFECT_KINDS: frozenset[str] = frozenset(
     {
@@ -27,6 +33,24 @@ EFFECT_KINDS: frozenset[str] = frozenset(
     }
 )
 """Effect names a content pack may use; the engine implements each (tests check both lists agree)."""
+
+WISDOM_SOURCES: tuple[str, ...] = (
+    "brewing",
+    "plead",
+    "trials",
+    "ritual",
+    "spells",
+    "divination",
+    "patients",
+    "loyal_citizens",
+    "charms",
+    "potions",
+    "resources",
+    "omens",
+    "other",
+    "penalties",
+)
+"""Where Wisdom is booked (an effect's ``source = ...``); the engine's ``results.SOURCES`` is this tuple."""
 
 PASSIVE_KINDS: frozenset[str] = frozenset(
     {
@@ -122,7 +146,7 @@ class Widow:
     trial_win_wisdom: int
     needed: int
     needed_shapeshifting: int
-    cards: dict[str, tuple[Effect, ...]]
+    cards: FrozenDict[str, tuple[Effect, ...]]
     tribulations: tuple[Tribulation, ...]
 
 
@@ -168,40 +192,44 @@ class Animal:
     provenance: str
 
 
-OMEN_HOOKS: dict[str, tuple[str, ...]] = {
-    # seed-named halves (RULINGS O4)
-    "alchemists_gift": ("love_cost", "other_cost"),  # Love Potion from any love_cost ingredients, others other_cost
-    "ready_extra": ("amount",),  # readying a spell readies `amount` more (never as a crowd pick)
-    "heal_any_remedy": (),  # any Remedy heals any patient (track of the patient; Edith: any)
-    "exile_witch": (),  # each player marks a coven witch face down (ability off), exiled at the season's end
-    "free_practical": ("brewed",),  # brewing `brewed` potions in one action gives a free Practical potion
-    "buildings_anywhere": (),  # building abilities need no adjacency (outcrops and shrines still do)
-    "offering_cost": ("amount",),  # an offering to enter a ribbon row costs `amount` ingredients
-    "trial_picks": ("amount", "max"),  # crowd picks after the trials change by `amount`, at most `max`
-    "spiritual_link": ("everyone", "excluded"),  # the acquitted witch's ability for the trial winner, once
-    "forbid_action": ("action",),  # the action cannot be played
-    "no_abilities": (),  # no coven witch or animal abilities (a mirrored witch still works)
-    "raise_costs_wisdom": ("amount",),  # each suspicion raise costs `amount` Wisdom
-    "match_player_extra": ("amount",),  # matching another player raises suspicion by `amount` more
-    # assumed halves
-    "on_play": ("action", "effects"),  # playing the action (its icon) also applies the effects
-    "play_penalty": ("action", "amount"),  # playing the action (its icon) costs `amount` Wisdom
-    "season_start": ("effects",),  # each player applies the effects when the Omen comes into effect
-    "season_pay": ("amount", "wisdom"),  # each player pays `amount` resources; `wisdom` per one not paid
-    "brew_limit": ("amount",),  # Brew brews at most `amount` potions
-    "buildings_closed": (),  # building abilities do not apply
-    "trial_wisdom": ("amount",),  # a trial winner's Wisdom changes by `amount`
-    # the Witches' Sabbath (O5): resolves at once, about the trials of the last season
-    "sabbath_won": ("amount",),  # `amount` Wisdom per trial of the last season you won
-    "sabbath_absent": ("amount",),  # lose `amount` Wisdom per trial of the last season without your citizen in it
-}
+OMEN_HOOKS: FrozenDict[str, tuple[str, ...]] = FrozenDict(
+    {
+        # seed-named halves (RULINGS O4)
+        "alchemists_gift": ("love_cost", "other_cost"),  # Love Potion from any love_cost ingredients, others other_cost
+        "ready_extra": ("amount",),  # readying a spell readies `amount` more (never as a crowd pick)
+        "heal_any_remedy": (),  # any Remedy heals any patient (track of the patient; Edith: any)
+        "exile_witch": (),  # each player marks a coven witch face down (ability off), exiled at the season's end
+        "free_practical": ("brewed",),  # brewing `brewed` potions in one action gives a free Practical potion
+        "buildings_anywhere": (),  # building abilities need no adjacency (outcrops and shrines still do)
+        "offering_cost": ("amount",),  # an offering to enter a ribbon row costs `amount` ingredients
+        "trial_picks": ("amount", "max"),  # crowd picks after the trials change by `amount`, at most `max`
+        "spiritual_link": ("everyone", "excluded"),  # the acquitted witch's ability for the trial winner, once
+        "forbid_action": ("action",),  # the action cannot be played
+        "no_abilities": (),  # no coven witch or animal abilities (a mirrored witch still works)
+        "raise_costs_wisdom": ("amount",),  # each suspicion raise costs `amount` Wisdom
+        "match_player_extra": ("amount",),  # matching another player raises suspicion by `amount` more
+        # assumed halves
+        "on_play": ("action", "effects"),  # playing the action (its icon) also applies the effects
+        "play_penalty": ("action", "amount"),  # playing the action (its icon) costs `amount` Wisdom
+        "season_start": ("effects",),  # each player applies the effects when the Omen comes into effect
+        "season_pay": ("amount", "wisdom"),  # each player pays `amount` resources; `wisdom` per one not paid
+        "brew_limit": ("amount",),  # Brew brews at most `amount` potions
+        "buildings_closed": (),  # building abilities do not apply
+        "trial_wisdom": ("amount",),  # a trial winner's Wisdom changes by `amount`
+        # the Witches' Sabbath (O5): resolves at once, about the trials of the last season
+        "sabbath_won": ("amount",),  # `amount` Wisdom per trial of the last season you won
+        "sabbath_absent": ("amount",),  # lose `amount` Wisdom per trial of the last season without your citizen in it
+    }
+)
 """Omen half hooks the engine implements and their parameters (ints unless named in OMEN_PARAM_KINDS)."""
-OMEN_PARAM_KINDS: dict[str, str] = {
-    "action": "action",
-    "effects": "effects",
-    "everyone": "witches",
-    "excluded": "witches",
-}
+OMEN_PARAM_KINDS: FrozenDict[str, str] = FrozenDict(
+    {
+        "action": "action",
+        "effects": "effects",
+        "everyone": "witches",
+        "excluded": "witches",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +238,7 @@ class OmenHalf:
 
     name: str
     hook: str
-    params: dict[str, object]
+    params: FrozenDict[str, object]
     provenance: str
 
 
@@ -327,9 +355,9 @@ class Rules:
     ritual_oil: int
     overflow_wisdom_loss: int
     angry_by_level: tuple[int, ...]
-    patients_on_board: dict[int, int]
+    patients_on_board: FrozenDict[int, int]
     all_tracks_bonus: int
-    trial_seats: dict[int, int]
+    trial_seats: FrozenDict[int, int]
     winner_wisdom: int
     winner_recall: int
     pick_thresholds: tuple[int, ...]
@@ -351,7 +379,7 @@ class Rules:
     potion_wisdom: int
     resources_per_wisdom: int
     hunter_die: tuple[int, ...]
-    hunter_start_spaces: dict[int, tuple[int, ...]]
+    hunter_start_spaces: FrozenDict[int, tuple[int, ...]]
     hunter_enter_seasons: tuple[str, ...]
     lunar_extra_icons: int
     crystal_supply: int
@@ -363,7 +391,7 @@ class Ritual:
     columns: tuple[tuple[str, ...], ...]  # elements per column
     start_column: int
     rows: tuple[tuple[str, ...], ...]  # rows[0] = row 1
-    ribbons: dict[int, tuple[int, tuple[Effect, ...]]]  # row -> (offering, rewards)
+    ribbons: FrozenDict[int, tuple[int, tuple[Effect, ...]]]  # row -> (offering, rewards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +412,7 @@ class Content:
     animals: tuple[Animal, ...]
     widow: Widow
     hash: str
-    provenance: dict[str, dict[str, int]] = field(default_factory=dict)  # file -> tag -> count
+    provenance: FrozenDict[str, FrozenDict[str, int]] = field(default_factory=FrozenDict)  # file -> tag -> count
     omens: tuple[Omen, ...] = ()
-    omen_threshold: dict[int, int] = field(default_factory=dict)  # players -> total suspicion for the dark half
+    omen_threshold: FrozenDict[int, int] = field(default_factory=FrozenDict)  # players -> suspicion for the dark half
     omen_deck_size: int = 3  # cards above the Witches' Sabbath

@@ -8,25 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from septima_sim.content.model import WISDOM_SOURCES
+
 RULES_VERSION = "base-1"
 """Bumped whenever the engine's reading of the rules changes (stored with every game)."""
 
-SOURCES: tuple[str, ...] = (
-    "brewing",
-    "plead",
-    "trials",
-    "ritual",
-    "spells",
-    "divination",
-    "patients",
-    "loyal_citizens",
-    "charms",
-    "potions",
-    "resources",
-    "omens",
-    "other",
-    "penalties",
-)
+SOURCES: tuple[str, ...] = WISDOM_SOURCES  # named once, in the content model (effects may name a source)
 """Where Wisdom comes from. ``penalties`` holds losses (overflow, capture) as negative numbers; all sum to wisdom."""
 SOURCE_INDEX: dict[str, int] = {s: i for i, s in enumerate(SOURCES)}
 

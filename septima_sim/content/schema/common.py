@@ -1,0 +1,200 @@
+"""Pieces every content schema shares: the strict base model, choices with helpful errors, id references, effects.
+
+References to ids of other files (actions, diseases, potions, witches) are checked against the id sets the loader
+passes as validation context, so an error is reported at the field that holds the dangling id.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Collection, Iterable
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+
+from septima_sim.content.model import (
+    EFFECT_KINDS,
+    INGREDIENTS,
+    PASSIVE_KINDS,
+    PROVENANCE_TAGS,
+    STATS,
+    WISDOM_SOURCES,
+)
+
+CARD_NUMBER = 100
+"""Bound of a number printed on a card or table: Wisdom and counts are stored as Int16 / Int8 columns."""
+
+
+class Schema(BaseModel):
+    """Strict TOML types (no int from "3", no int from true), unknown keys refused, read-only after validation."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Fault(ValueError):
+    """A check that names a key below the model it runs on (``loc``), so the error points at that key."""
+
+    def __init__(self, loc: str | tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc: tuple[str | int, ...] = (loc,) if isinstance(loc, str) else loc
+        self.message = message
+
+
+def unknown(what: str, value: object, allowed: Iterable[str]) -> str:
+    """``unknown ingredient 'mushrom' (did you mean mushroom? allowed: herb, ...)``."""
+    allowed = sorted(allowed) if not isinstance(allowed, tuple) else allowed
+    near = difflib.get_close_matches(str(value), allowed, n=2)
+    hint = f"did you mean {', '.join(near)}? " if near else ""
+    return f"unknown {what} {value!r} ({hint}allowed: {', '.join(allowed) or 'none'})"
+
+
+def one_of(what: str, allowed: Collection[str]) -> AfterValidator:
+    """A string that must be one of ``allowed`` (error: unknown <what>, the nearest names and the list)."""
+    choices = tuple(allowed) if isinstance(allowed, tuple) else tuple(sorted(allowed))
+
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(unknown(what, value, choices))
+        return value
+
+    return AfterValidator(check)
+
+
+def all_of(what: str, allowed: tuple[str, ...]) -> AfterValidator:
+    """A list whose every item is one of ``allowed``; the error names the list (``potions.x.recipe``)."""
+
+    def check(values: list[str]) -> list[str]:
+        for value in values:
+            if value not in allowed:
+                raise ValueError(unknown(what, value, allowed))
+        return values
+
+    return AfterValidator(check)
+
+
+def ref(kind: str) -> AfterValidator:
+    """An id that must exist among the pack's ``kind`` ids (passed as validation context by the loader)."""
+
+    def check(value: str, info: ValidationInfo) -> str:
+        known = (info.context or {}).get(kind)
+        if known is not None and value not in known:
+            raise ValueError(unknown(kind, value, tuple(known)))
+        return value
+
+    return AfterValidator(check)
+
+
+def known_ids(context: dict[str, Any] | None, kind: str) -> Collection[str] | None:
+    """The ids of ``kind`` in the pack being validated (None when a schema is used on its own)."""
+    return (context or {}).get(kind)
+
+
+def per_players(check: Callable[[int], bool] = lambda v: True, rule: str = "") -> AfterValidator:
+    """A table keyed by player count: exactly "1", "2", "3" and "4" (the engine plays 1-4 players)."""
+
+    def validate(table: dict[str, Any]) -> dict[str, Any]:
+        if sorted(table) != ["1", "2", "3", "4"]:
+            raise ValueError(f"needs values for 1, 2, 3 and 4 players, got keys {sorted(table)}")
+        bad = [k for k, v in table.items() if not check(v)]
+        if bad:
+            raise ValueError(f"{rule} (players {', '.join(bad)})")
+        return table
+
+    return AfterValidator(validate)
+
+
+Provenance = Annotated[str, one_of("provenance tag", PROVENANCE_TAGS)]
+Element = Literal["earth", "air", "fire"]
+Ingredient = Annotated[str, one_of("ingredient", INGREDIENTS)]
+Stat = Annotated[str, one_of("statistic", STATS)]
+ActionId = Annotated[str, ref("action")]
+Count = Annotated[int, Field(ge=0, le=CARD_NUMBER)]
+Signed = Annotated[int, Field(ge=-CARD_NUMBER, le=CARD_NUMBER)]
+
+_AT_LEAST_ONE = frozenset({"crystal", "charm", "citizen_to_crowd", "crowd_pick", "ready_spell", "return_card"})
+_POTION_GROUPS = ("remedy", "practical", "any")
+
+
+class Effect(Schema):
+    """One effect: ``effect`` names a hook of EFFECT_KINDS; amount (steps for move), kind or name, Wisdom source."""
+
+    effect: Annotated[str, one_of("effect", EFFECT_KINDS)]
+    amount: Signed | None = None  # wisdom and suspicion may be negative; counts are checked below
+    steps: Count | None = None  # move: 0 = any number of steps
+    kind: str | None = None  # ingredient: an ingredient or "any"; potion: remedy | practical | any | a potion id
+    name: str | None = None  # passive: the modifier
+    source: Annotated[str, one_of("Wisdom source", WISDOM_SOURCES)] = "other"
+
+    @model_validator(mode="after")
+    def _arguments(self, info: ValidationInfo) -> Effect:
+        kind, arg = self.effect, self.arg
+        if kind in _AT_LEAST_ONE and self.value < 1:
+            raise Fault("amount", f"{kind} needs amount >= 1, got {self.value}")
+        if kind == "ingredient" and arg != "any" and arg not in INGREDIENTS:
+            raise Fault("kind", unknown("ingredient", arg, ("any", *INGREDIENTS)))
+        if kind == "potion":
+            potions = known_ids(info.context, "potion")
+            if arg not in _POTION_GROUPS and potions is not None and arg not in potions:
+                raise Fault("kind", unknown("potion", arg, (*_POTION_GROUPS, *potions)))
+        if kind == "passive" and arg not in PASSIVE_KINDS:
+            raise Fault("name", unknown("passive", arg, PASSIVE_KINDS))
+        return self
+
+    @property
+    def value(self) -> int:
+        """The amount the engine reads: ``amount``, else ``steps``, else 1."""
+        if self.amount is not None:
+            return self.amount
+        return self.steps if self.steps is not None else 1
+
+    @property
+    def arg(self) -> str:
+        """The argument the engine reads: ``kind``, else ``name``, else ""."""
+        if self.kind is not None:
+            return self.kind
+        return self.name if self.name is not None else ""
+
+
+class Condition(Schema):
+    """A ``stat op value`` condition (goals, Tribulations): a known statistic compared by >= or <=."""
+
+    stat: Stat
+    op: Literal[">=", "<="]
+    value: Signed = 0
+
+
+class Passive(Schema):
+    """An ongoing modifier: ``name`` of PASSIVE_KINDS with its amount (trial_recall: ``winner`` and ``after_picks``)."""
+
+    name: Annotated[str, one_of("passive", PASSIVE_KINDS)]
+    amount: Count | None = None
+    winner: Count | None = None
+    after_picks: Count = 0
+
+
+class AbilityCard(Schema):
+    """A witch or building: either a passive modifier or a trigger (play:<action> | after_trial) with effects."""
+
+    name: str
+    trigger: str | None = None
+    effects: list[Effect] = Field(default_factory=list)
+    passive: Passive | None = None
+    provenance: Provenance
+
+    @model_validator(mode="after")
+    def _ability(self, info: ValidationInfo) -> AbilityCard:
+        if self.passive is not None:
+            if self.trigger is not None or self.effects:
+                raise Fault("passive", "an ability is either a passive or a trigger with effects, not both")
+            return self
+        if self.trigger is None:
+            raise Fault("trigger", "an ability needs a trigger or a passive")
+        if self.trigger.startswith("play:"):
+            actions = known_ids(info.context, "action")
+            if actions is not None and self.trigger[5:] not in actions:
+                raise Fault("trigger", unknown("action", self.trigger[5:], tuple(actions)))
+        elif self.trigger != "after_trial":
+            raise Fault("trigger", f"unknown trigger {self.trigger!r} (allowed: play:<action>, after_trial)")
+        if not self.effects:
+            raise Fault("effects", "no effects (a triggered ability needs at least one)")
+        return self
