@@ -2,78 +2,66 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from septima_sim.analysis.components import component_impact
 from septima_sim.analysis.data import RunTables, Settings
 from septima_sim.analysis.metrics import wisdom_sources
-from septima_sim.analysis.modules import PAIRED_METRICS, contrast, per_game
+from septima_sim.analysis.modules import PAIRED_METRICS, per_game
+from septima_sim.analysis.paired import independent_row, paired_table, summaries
 from septima_sim.analysis.stats import Z95, holm, normal_p
 
 _GAME = ["cell_id", "game_index", "seed"]
 
 
-def _paired_games(a: RunTables, b: RunTables) -> pl.DataFrame:
-    """Games of ``a`` joined to the games of ``b`` with the same cell, index and seed."""
-    return per_game(a.games, a.players).join(per_game(b.games, b.players), on=_GAME, suffix="_b")
+def _contrasts(
+    pa: pl.LazyFrame, pb: pl.LazyFrame, keys: Sequence[str], metrics: Sequence[tuple[str, bool]]
+) -> list[dict[str, object]]:
+    """Per group and metric of run ``a``: paired deltas on the games both runs share (same cell, index, seed), else
+    independent (Welch) deltas against the same group of run ``b``; groups missing from ``b`` are left out."""
+    names = [m for m, _ in metrics]
+    match = [k for k in keys if k != "players"]
+    paired = paired_table(pa.join(pb.drop("players"), on=[*_GAME, *[k for k in match if k != "cell_id"]]), keys,
+                          metrics)  # fmt: skip
+    done = {tuple(r[k] for k in (*keys, "metric")) for r in paired.iter_rows(named=True)}
+    rows = [r | {"paired": True} for r in paired.iter_rows(named=True)]
+    sa = summaries(pa, keys, names)
+    sb = {tuple(r[k] for k in (*match, "metric")): r for r in summaries(pb, match, [f"{m}_b" for m in names])
+          .with_columns(pl.col("metric").str.strip_suffix("_b")).iter_rows(named=True)}  # fmt: skip
+    for r in sa.iter_rows(named=True):
+        key = tuple(r[k] for k in (*keys, "metric"))
+        other = sb.get(tuple(r[k] for k in (*match, "metric")))
+        if key in done or other is None:
+            continue
+        rows.append({k: r[k] for k in (*keys, "metric")} | independent_row(r, other) | {"paired": False})
+    return rows
 
 
 def compare_seats(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Win rate per cell and seat in both runs: delta with 95% interval, paired (McNemar) on shared seeds."""
     keys = ["cell_id", "players", "seat"]
     pa = a.players.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], "won")
-    pb = b.players.filter(pl.col("players") > 1).select(*_GAME, "seat", won_b="won")
-    paired = pa.join(pb, on=[*_GAME, "seat"])
-    rows = []
-    for key, grp in pa.group_by(keys, maintain_order=True):
-        both = paired.filter(*(pl.col(k) == v for k, v in zip(keys, key, strict=True)))
-        if both.height:
-            res = contrast(
-                both["won"].to_numpy(), both["won_b"].to_numpy(), paired=True, binary=True, settings=settings
-            )
-        else:
-            other = pb.filter(pl.col("cell_id") == key[0], pl.col("seat") == key[2])
-            if not other.height:
-                continue
-            res = contrast(
-                grp["won"].to_numpy(), other["won_b"].to_numpy(), paired=False, binary=True, settings=settings
-            )
-        rows.append(dict(zip(keys, key, strict=True)) | res | {"paired": bool(both.height)})
-    return _adjusted(rows)
+    pb = b.players.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], won_b="won")
+    table = _adjusted(_contrasts(pa, pb, keys, [("won", True)]), keys)
+    return table.drop("metric", strict=False)
 
 
 def compare_outcomes(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Per cell and per-game metric: delta of the mean between runs, paired by seed where the games match."""
-    paired = _paired_games(a, b)
-    ga, gb = per_game(a.games, a.players), per_game(b.games, b.players)
-    rows = []
-    for (cell, players), grp in ga.group_by("cell_id", "players", maintain_order=True):
-        both = paired.filter(pl.col("cell_id") == cell)
-        other = gb.filter(pl.col("cell_id") == cell)
-        if not other.height:
-            continue
-        for metric, binary in PAIRED_METRICS:
-            if both.height:
-                res = contrast(
-                    both[metric].to_numpy(),
-                    both[f"{metric}_b"].to_numpy(),
-                    paired=True,
-                    binary=binary,
-                    settings=settings,
-                )
-            else:
-                res = contrast(
-                    grp[metric].to_numpy(), other[metric].to_numpy(), paired=False, binary=binary, settings=settings
-                )
-            rows.append({"cell_id": cell, "players": players, "metric": metric} | res | {"paired": bool(both.height)})
-    return _adjusted(rows)
+    names = [m for m, _ in PAIRED_METRICS]
+    pa = per_game(a.games, a.players).select(*_GAME, "players", *names)
+    pb = per_game(b.games, b.players).select(*_GAME, "players", *[pl.col(m).alias(f"{m}_b") for m in names])
+    return _adjusted(_contrasts(pa, pb, ["cell_id", "players"], PAIRED_METRICS), ["cell_id", "players"])
 
 
-def _adjusted(rows: list[dict[str, object]]) -> pl.DataFrame:
+def _adjusted(rows: list[dict[str, object]], keys: Sequence[str]) -> pl.DataFrame:
     if not rows:
         return pl.DataFrame()
-    table = pl.DataFrame(rows).rename({"a": "this", "b": "other"})
-    return table.with_columns(p_adj=pl.Series(holm(table["p"].fill_nan(1.0).to_list()), dtype=pl.Float64))
+    table = pl.DataFrame(rows).rename({"a": "this", "b": "other"}).sort(*keys, "metric")
+    table = table.with_columns(p_adj=pl.Series(holm(table["p"].fill_nan(1.0).to_list()), dtype=pl.Float64))
+    return table
 
 
 def compare_sources(a: RunTables, b: RunTables) -> pl.DataFrame:

@@ -12,53 +12,39 @@ Benjamini-Hochberg adjusted over every component of the table, and components se
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import polars as pl
 
-from septima_sim.analysis.data import Settings
+from septima_sim.analysis.data import Frame, Settings, collect, lazy
+from septima_sim.analysis.expansions import MODULES, Kind
 from septima_sim.analysis.metrics import with_wilson
-from septima_sim.analysis.stats import Z95, bh, normal_p
-
-
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """One family of components: the list column that holds them, its table and the rows it applies to."""
-
-    name: str
-    column: str
-    game_level: bool = False
-    only_when: str | None = None
-    """A boolean column that must be true for the row to count (the module the component belongs to)."""
-
+from septima_sim.analysis.stats import Z95, bh, normal_p, variance
 
 KINDS: tuple[Kind, ...] = (
     Kind("witch", "witches_drafted"),
-    Kind("animal", "animals", only_when="shapeshifting"),
     Kind("spell", "spells"),
     Kind("divination goal", "goals"),
     Kind("building", "buildings", game_level=True),
-    Kind("omen half", "omen_halves", game_level=True, only_when="omens"),
+    *(kind for module in MODULES for kind in module.kinds),
 )
 """Game-level components are shared by every seat: they are judged on Wisdom, not on win rate."""
 
 
-def _rows(players: pl.DataFrame, games: pl.DataFrame, kind: Kind) -> pl.DataFrame | None:
-    """Player rows (cell_id, won, wisdom, items) of one kind, or None when the run has none of it."""
-    rows = players.filter(pl.col("players") > 1)
+def _rows(players: Frame, games: Frame, kind: Kind) -> pl.LazyFrame | None:
+    """Player rows (cell_id, won, wisdom, items) of one kind, or None when the run has no such column."""
+    rows = lazy(players).filter(pl.col("players") > 1)
     if kind.only_when is not None:
         rows = rows.filter(pl.col(kind.only_when))
     if kind.game_level:
-        if kind.column not in games.columns:
+        if kind.column not in lazy(games).collect_schema().names():
             return None
-        rows = rows.join(games.select("cell_id", "game_index", kind.column), on=["cell_id", "game_index"])
-    if kind.column not in rows.columns or rows.height == 0:
+        rows = rows.join(lazy(games).select("cell_id", "game_index", kind.column), on=["cell_id", "game_index"])
+    if kind.column not in rows.collect_schema().names():
         return None
-    rows = rows.select("cell_id", pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64), kind.column)
-    return rows if rows[kind.column].list.len().sum() else None
+    return rows.select("cell_id", pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64), kind.column)
 
 
-def _stratified(rows: pl.DataFrame, column: str) -> pl.DataFrame:
+def _stratified(rows: pl.LazyFrame, column: str) -> pl.LazyFrame:
     """Per (cell, item): present and absent counts, win and Wisdom sums and sums of squares."""
     sums = {"wins": pl.col("won").sum(), "s": pl.col("wisdom").sum(), "ss": (pl.col("wisdom") ** 2).sum()}
     totals = rows.group_by("cell_id").agg(N=pl.len(), **{k.upper(): v for k, v in sums.items()})
@@ -77,22 +63,19 @@ def _stratified(rows: pl.DataFrame, column: str) -> pl.DataFrame:
     )
 
 
-def _pooled(strata: pl.DataFrame) -> pl.DataFrame:
+def _pooled(strata: pl.LazyFrame) -> pl.LazyFrame:
     """Pool per-cell differences (present minus absent) of win rate and mean Wisdom per item."""
     p1, p0 = pl.col("wins1") / pl.col("n1"), pl.col("wins0") / pl.col("n0")
     q1 = (pl.col("wins1") + 1) / (pl.col("n1") + 2)  # Agresti-Caffo: never a zero variance
     q0 = (pl.col("wins0") + 1) / (pl.col("n0") + 2)
     m1, m0 = pl.col("s1") / pl.col("n1"), pl.col("s0") / pl.col("n0")
 
-    def var(s: str, ss: str, n: str) -> pl.Expr:
-        return (pl.col(ss) - pl.col(s) ** 2 / pl.col(n)) / (pl.col(n) - 1)
-
     usable = strata.filter(pl.col("n1") >= 2, pl.col("n0") >= 2).with_columns(
         w=pl.col("n1") * pl.col("n0") / pl.col("N"),
         d_win=p1 - p0,
         v_win=q1 * (1 - q1) / (pl.col("n1") + 2) + q0 * (1 - q0) / (pl.col("n0") + 2),
         d_wis=m1 - m0,
-        v_wis=var("s1", "ss1", "n1") / pl.col("n1") + var("s0", "ss0", "n0") / pl.col("n0"),
+        v_wis=variance("s1", "ss1", "n1") / pl.col("n1") + variance("s0", "ss0", "n0") / pl.col("n0"),
     )
     wsum = pl.col("w").sum()
     return usable.group_by("item").agg(
@@ -109,7 +92,7 @@ def _pooled(strata: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def component_impact(players: pl.DataFrame, games: pl.DataFrame, settings: Settings) -> pl.DataFrame:
+def component_impact(players: Frame, games: Frame, settings: Settings) -> pl.DataFrame:
     """One row per component: rows present/absent, raw win rates (Wilson), the pooled win-rate and Wisdom effects
     with 95% intervals, BH-adjusted p-values and ``flagged``, sorted by the size of the effect."""
     parts = []
@@ -119,9 +102,9 @@ def component_impact(players: pl.DataFrame, games: pl.DataFrame, settings: Setti
             continue
         pooled = _pooled(_stratified(rows, kind.column))
         parts.append(pooled.with_columns(kind=pl.lit(kind.name), game_level=pl.lit(kind.game_level)))
-    if not parts:
+    table = collect(pl.concat(parts, how="vertical_relaxed")) if parts else pl.DataFrame()
+    if table.is_empty():
         return pl.DataFrame()
-    table = pl.concat(parts, how="vertical_relaxed")
     table = with_wilson(table, "wins_present", "present", "present_").rename({"present_rate": "win_rate_present"})
     table = with_wilson(table, "wins_absent", "absent", "absent_").rename({"absent_rate": "win_rate_absent"})
     table = table.with_columns(
