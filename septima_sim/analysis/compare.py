@@ -7,10 +7,10 @@ from collections.abc import Sequence
 import polars as pl
 
 from septima_sim.analysis.components import component_impact
-from septima_sim.analysis.data import RunTables, Settings
+from septima_sim.analysis.data import RunTables, Settings, collect
 from septima_sim.analysis.metrics import wisdom_sources
 from septima_sim.analysis.modules import PAIRED_METRICS, per_game
-from septima_sim.analysis.paired import independent_row, paired_table, summaries
+from septima_sim.analysis.paired import independent, paired, summaries
 from septima_sim.analysis.stats import Z95, holm, normal_p
 
 _GAME = ["cell_id", "game_index", "seed"]
@@ -19,31 +19,42 @@ _GAME = ["cell_id", "game_index", "seed"]
 def _contrasts(
     pa: pl.LazyFrame, pb: pl.LazyFrame, keys: Sequence[str], metrics: Sequence[tuple[str, bool]]
 ) -> list[dict[str, object]]:
-    """Per group and metric of run ``a``: paired deltas on the games both runs share (same cell, index, seed), else
-    independent (Welch) deltas against the same group of run ``b``; groups missing from ``b`` are left out."""
+    """Per group (``keys``, starting with cell_id and players) and metric of run ``a``: paired deltas on the games
+    both runs share (same cell, index and seed; one cell at a time), else independent (Welch) deltas against the
+    same group of run ``b``; groups missing from ``b`` are left out. ``pb`` names its metric columns ``<m>_b``."""
     names = [m for m, _ in metrics]
-    match = [k for k in keys if k != "players"]
-    paired = paired_table(pa.join(pb.drop("players"), on=[*_GAME, *[k for k in match if k != "cell_id"]]), keys,
-                          metrics)  # fmt: skip
-    done = {tuple(r[k] for k in (*keys, "metric")) for r in paired.iter_rows(named=True)}
-    rows = [r | {"paired": True} for r in paired.iter_rows(named=True)]
+    sub = [k for k in keys if k not in ("cell_id", "players")]
     sa = summaries(pa, keys, names)
-    sb = {tuple(r[k] for k in (*match, "metric")): r for r in summaries(pb, match, [f"{m}_b" for m in names])
-          .with_columns(pl.col("metric").str.strip_suffix("_b")).iter_rows(named=True)}  # fmt: skip
-    for r in sa.iter_rows(named=True):
-        key = tuple(r[k] for k in (*keys, "metric"))
-        other = sb.get(tuple(r[k] for k in (*match, "metric")))
-        if key in done or other is None:
-            continue
-        rows.append({k: r[k] for k in (*keys, "metric")} | independent_row(r, other) | {"paired": False})
+    sb = summaries(pb, [k for k in keys if k != "players"], [f"{m}_b" for m in names])
+    other = {tuple(r[k] for k in (*[k for k in keys if k != "players"], "metric")): r for r in sb.iter_rows(named=True)}
+    rows: list[dict[str, object]] = []
+    for cell in sa["cell_id"].unique().sort().to_list():
+        joined = collect(
+            pa.filter(pl.col("cell_id") == cell).join(
+                pb.filter(pl.col("cell_id") == cell).drop("cell_id", "players"), on=["game_index", "seed", *sub]
+            )
+        )
+        for r in sa.filter(pl.col("cell_id") == cell).iter_rows(named=True):
+            head = {k: r[k] for k in (*keys, "metric")}
+            binary = dict(metrics)[r["metric"]]
+            group = joined.filter(*(pl.col(k) == r[k] for k in sub)) if sub else joined
+            if group.height:
+                m = r["metric"]
+                rows.append(
+                    head | paired(group[m].to_numpy(), group[f"{m}_b"].to_numpy(), binary=binary) | {"paired": True}
+                )
+                continue
+            match = other.get((cell, *(r[k] for k in sub), f"{r['metric']}_b"))
+            if match is not None:
+                rows.append(head | independent(r, match) | {"paired": False})
     return rows
 
 
 def compare_seats(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Win rate per cell and seat in both runs: delta with 95% interval, paired (McNemar) on shared seeds."""
     keys = ["cell_id", "players", "seat"]
-    pa = a.players.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], "won")
-    pb = b.players.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], won_b="won")
+    pa = a.seated.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], "won")
+    pb = b.seated.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], won_b="won")
     table = _adjusted(_contrasts(pa, pb, keys, [("won", True)]), keys)
     return table.drop("metric", strict=False)
 
@@ -51,8 +62,8 @@ def compare_seats(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFram
 def compare_outcomes(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Per cell and per-game metric: delta of the mean between runs, paired by seed where the games match."""
     names = [m for m, _ in PAIRED_METRICS]
-    pa = per_game(a.games, a.players).select(*_GAME, "players", *names)
-    pb = per_game(b.games, b.players).select(*_GAME, "players", *[pl.col(m).alias(f"{m}_b") for m in names])
+    pa = per_game(a.games).select(*_GAME, "players", *names)
+    pb = per_game(b.games).select(*_GAME, "players", *[pl.col(m).alias(f"{m}_b") for m in names])
     return _adjusted(_contrasts(pa, pb, ["cell_id", "players"], PAIRED_METRICS), ["cell_id", "players"])
 
 

@@ -30,30 +30,55 @@ KINDS: tuple[Kind, ...] = (
 """Game-level components are shared by every seat: they are judged on Wisdom, not on win rate."""
 
 
-def _rows(players: Frame, games: Frame, kind: Kind) -> pl.LazyFrame | None:
-    """Player rows (cell_id, won, wisdom, items) of one kind, or None when the run has no such column."""
+def _rows(players: Frame, games: Frame, kind: Kind, cell: str | None = None) -> pl.LazyFrame | None:
+    """Per-row sufficient statistics (cell_id, rows n, wins, Wisdom sum s and sum of squares ss) with the items of
+    one kind, or None when the run has no such column. Player-level kinds: one row per player; game-level kinds:
+    one row per game of ``cell``, its seats summed (so the list column is never joined onto every seat)."""
     rows = lazy(players).filter(pl.col("players") > 1)
     if kind.only_when is not None:
         rows = rows.filter(pl.col(kind.only_when))
+    won, wisdom = pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64)
     if kind.game_level:
         if kind.column not in lazy(games).collect_schema().names():
             return None
-        rows = rows.join(lazy(games).select("cell_id", "game_index", kind.column), on=["cell_id", "game_index"])
+        in_cell = pl.col("cell_id") == cell
+        per_game = (
+            rows.filter(in_cell)
+            .group_by("game_index")
+            .agg(n=pl.len(), wins=won.sum(), s=wisdom.sum(), ss=(wisdom**2).sum())
+        )
+        items = lazy(games).filter(in_cell).select("game_index", kind.column)
+        return per_game.join(items, on="game_index").select(pl.lit(cell).alias("cell_id"), pl.exclude("game_index"))
     if kind.column not in rows.collect_schema().names():
         return None
-    return rows.select("cell_id", pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64), kind.column)
+    return rows.select("cell_id", kind.column, n=pl.lit(1, pl.UInt32), wins=won, s=wisdom, ss=wisdom**2)
+
+
+def _strata(players: Frame, games: Frame, kind: Kind, cells: list[str]) -> pl.DataFrame | None:
+    """The per (cell, item) sums of one kind; game-level kinds are aggregated one cell at a time (memory bounded
+    by the largest cell's games)."""
+    if not kind.game_level:
+        rows = _rows(players, games, kind)
+        return None if rows is None else collect(_stratified(rows, kind.column))
+    parts = []
+    for cell in cells:
+        rows = _rows(players, games, kind, cell)
+        if rows is None:
+            return None
+        parts.append(collect(_stratified(rows, kind.column)))
+    return pl.concat(parts, how="vertical_relaxed") if parts else None
 
 
 def _stratified(rows: pl.LazyFrame, column: str) -> pl.LazyFrame:
     """Per (cell, item): present and absent counts, win and Wisdom sums and sums of squares."""
-    sums = {"wins": pl.col("won").sum(), "s": pl.col("wisdom").sum(), "ss": (pl.col("wisdom") ** 2).sum()}
-    totals = rows.group_by("cell_id").agg(N=pl.len(), **{k.upper(): v for k, v in sums.items()})
+    sums = {"wins": pl.col("wins").sum(), "s": pl.col("s").sum(), "ss": pl.col("ss").sum()}
+    totals = rows.group_by("cell_id").agg(N=pl.col("n").sum(), **{k.upper(): v for k, v in sums.items()})
     present = (
         rows.with_columns(pl.col(column).list.unique())
         .explode(column)
         .drop_nulls(column)
         .group_by("cell_id", pl.col(column).alias("item"))
-        .agg(n1=pl.len(), **{f"{k}1": v for k, v in sums.items()})
+        .agg(n1=pl.col("n").sum(), **{f"{k}1": v for k, v in sums.items()})
     )
     return present.join(totals, on="cell_id").with_columns(
         n0=pl.col("N") - pl.col("n1"),
@@ -95,12 +120,13 @@ def _pooled(strata: pl.LazyFrame) -> pl.LazyFrame:
 def component_impact(players: Frame, games: Frame, settings: Settings) -> pl.DataFrame:
     """One row per component: rows present/absent, raw win rates (Wilson), the pooled win-rate and Wisdom effects
     with 95% intervals, BH-adjusted p-values and ``flagged``, sorted by the size of the effect."""
+    cells = collect(lazy(games).select(pl.col("cell_id").unique().sort()))["cell_id"].to_list()
     parts = []
     for kind in KINDS:
-        rows = _rows(players, games, kind)
-        if rows is None:
+        strata = _strata(players, games, kind, cells)
+        if strata is None or strata.is_empty():
             continue
-        pooled = _pooled(_stratified(rows, kind.column))
+        pooled = _pooled(strata.lazy())
         parts.append(pooled.with_columns(kind=pl.lit(kind.name), game_level=pl.lit(kind.game_level)))
     table = collect(pl.concat(parts, how="vertical_relaxed")) if parts else pl.DataFrame()
     if table.is_empty():

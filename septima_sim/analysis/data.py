@@ -28,14 +28,18 @@ def lazy(frame: Frame) -> pl.LazyFrame:
     return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
 
 
+NO_CACHE = pl.QueryOptFlags(comm_subplan_elim=False)
+"""A subplan used twice is scanned twice rather than cached: a cache would hold a whole table in memory."""
+
+
 def collect(frame: Frame) -> pl.DataFrame:
-    """Collect with polars' streaming engine (bounded memory for scans, filters and group-bys)."""
-    return lazy(frame).collect(engine="streaming")
+    """Collect with polars' streaming engine (bounded memory for scans, filters, joins and group-bys)."""
+    return lazy(frame).collect(engine="streaming", optimizations=NO_CACHE)
 
 
 def collect_all(*frames: Frame) -> list[pl.DataFrame]:
-    """Collect several lazy frames together (shared scans computed once)."""
-    return pl.collect_all([lazy(f) for f in frames], engine="streaming")
+    """Collect several lazy frames, each streamed on its own."""
+    return pl.collect_all([lazy(f) for f in frames], engine="streaming", optimizations=NO_CACHE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +66,10 @@ class Settings:
 class RunTables:
     """A run's tables ready for analysis, as lazy frames over its Parquet files.
 
-    ``players`` carries the game-level columns it is analysed by (lineup, modules, start player) and ``order``, the
-    seat's position in turn order (0 = start player). ``games_count`` and ``player_counts`` are read once."""
+    ``players`` carries the cell-level columns it is analysed by (mode, modules, solo, lineup, Omen deck: joined
+    from a one-row-per-cell table, so cheap); ``seated`` adds the per-game columns (start player, seed, turns) and
+    ``order``, the seat's position in turn order (0 = start player), through a join with ``games`` that only the
+    tables needing them pay for. ``games_count`` and ``player_counts`` are read once."""
 
     path: Path
     games: pl.LazyFrame
@@ -75,13 +81,29 @@ class RunTables:
     player_counts: list[int]
 
     @property
+    def seated(self) -> pl.LazyFrame:
+        """``players`` with start_player, seed, turns and ``order`` (a lazy join with ``games``)."""
+        return with_order(self.players, self.games)
+
+    @property
     def override_axes(self) -> list[str]:
         """The run's what-if axes (dotted content paths), each a column of ``games``."""
         return list(self.manifest.get("config", {}).get("overrides", {}))
 
 
 _GAME_KEYS = ("cell_id", "game_index")
-_JOINED = ("mode", "shapeshifting", "omens", "solo", "lineup", "omen_deck", "start_player", "seed", "turns")
+CELL_COLUMNS = ("mode", "shapeshifting", "omens", "solo", "lineup", "omen_deck")
+"""Game columns that are constant within a cell (experiment axes)."""
+GAME_COLUMNS = ("start_player", "seed", "turns")
+
+
+def with_order(players: Frame, games: Frame) -> pl.LazyFrame:
+    """Players joined with their game's start player, seed and turns, and ``order`` (0 = start player)."""
+    return (
+        lazy(players)
+        .join(lazy(games).select(*_GAME_KEYS, *GAME_COLUMNS), on=list(_GAME_KEYS), how="left")
+        .with_columns(order=((pl.col("seat") - pl.col("start_player")) % pl.col("players")).cast(pl.Int8))
+    )
 
 
 def open_run(run_dir: Path | str) -> RunTables:
@@ -94,17 +116,16 @@ def open_run(run_dir: Path | str) -> RunTables:
     except FileNotFoundError:
         raise RunDataError(f"{path}: not a run directory (no manifest.json)") from None
     games = data.games.drop("cell", strict=False)
-    counts = collect(games.group_by("players").agg(n=pl.len()).sort("players"))
+    cells = collect(
+        games.group_by("cell_id").agg(pl.len().alias("n"), *(pl.col(c).first() for c in ("players", *CELL_COLUMNS)))
+    )
     errors = 0 if data.errors is None else collect(data.errors.select(pl.len())).item()
-    if counts.height == 0:
+    if cells.height == 0:
         detail = f"only errors ({errors} game(s) raised, see {path / 'errors'})" if errors else "no games"
         raise RunDataError(f"{path}: the run has {detail}; nothing to report")
-    players = (
-        data.players.drop("cell", strict=False)
-        .join(games.select(*_GAME_KEYS, *_JOINED), on=list(_GAME_KEYS), how="left")
-        .with_columns(order=((pl.col("seat") - pl.col("start_player")) % pl.col("players")).cast(pl.Int8))
+    players = data.players.drop("cell", strict=False).join(
+        cells.lazy().select("cell_id", *CELL_COLUMNS), on="cell_id", how="left"
     )
     events = data.events.drop("cell", strict=False) if data.events is not None else None
-    return RunTables(
-        path, games, players, events, errors, data.manifest, int(counts["n"].sum()), counts["players"].to_list()
-    )
+    counts = sorted(cells["players"].unique().to_list())
+    return RunTables(path, games, players, events, errors, data.manifest, int(cells["n"].sum()), counts)

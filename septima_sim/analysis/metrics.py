@@ -31,6 +31,35 @@ def with_wilson(df: pl.DataFrame, k: str = "wins", n: str = "games", prefix: str
     )
 
 
+def summarize(
+    df: Frame, by: Sequence[str], means: dict[str, str] | None = None, rates: dict[str, pl.Expr] | None = None
+) -> pl.DataFrame:
+    """One lazy pass over ``df``: per group and metric (long format: ``by``, metric, n, mean, lo, hi) the mean of
+    each column in ``means`` (named by key; t interval, nulls skipped) then the share of rows where each expression
+    in ``rates`` holds (Wilson interval). Means first, then rates, in the order given."""
+    means, rates = means or {}, rates or {}
+    aggs: dict[str, pl.Expr] = {"_rows": pl.len()}
+    for name, column in means.items():
+        x = pl.col(column).cast(pl.Float64)
+        aggs |= {f"{name}:n": x.count(), f"{name}:mean": x.mean(), f"{name}:var": x.var()}
+    aggs |= {f"{name}:k": expr.cast(pl.Int64).sum() for name, expr in rates.items()}
+    wide = collect(lazy(df).group_by(*by).agg(**aggs).sort(*by))
+    cols = ["n", "mean", "lo", "hi"]
+    parts = [
+        with_t_interval(wide.select(*by, n=f"{m}:n", mean=f"{m}:mean", var=f"{m}:var")).select(
+            *by, pl.lit(m).alias("metric"), *cols
+        )
+        for m in means
+    ]
+    parts += [
+        with_wilson(wide.select(*by, n="_rows", k=f"{r}:k"), "k", "n").select(
+            *by, pl.lit(r).alias("metric"), "n", mean="rate", lo="lo", hi="hi"
+        )
+        for r in rates
+    ]
+    return pl.concat(parts, how="diagonal_relaxed")
+
+
 def rates(df: Frame, by: Sequence[str], success: pl.Expr) -> pl.DataFrame:
     """Share of rows where ``success`` holds, per group, with Wilson intervals (columns n, k, rate, lo, hi)."""
     out = collect(lazy(df).group_by(*by).agg(n=pl.len(), k=success.cast(pl.Int64).sum()).sort(*by))
@@ -40,9 +69,7 @@ def rates(df: Frame, by: Sequence[str], success: pl.Expr) -> pl.DataFrame:
 def means(df: Frame, by: Sequence[str], column: str, settings: Settings | None = None) -> pl.DataFrame:
     """Mean of ``column`` per group with a Student t 95% interval (columns n, mean, lo, hi); nulls are skipped.
     ``settings`` is unused (kept for callers of the former bootstrap version)."""
-    x = pl.col(column).cast(pl.Float64)
-    out = collect(lazy(df).group_by(*by).agg(n=x.count(), mean=x.mean(), var=x.var()).sort(*by))
-    return with_t_interval(out).drop("var")
+    return summarize(df, by, {column: column}).drop("metric")
 
 
 def _events(events: pl.LazyFrame, players: Frame, kind: str, seats_only: bool = True) -> pl.LazyFrame:
@@ -94,11 +121,11 @@ OUTCOME_METRICS: tuple[str, ...] = ("winning_score", "margin", "turns", "decisio
 def outcomes(games: Frame, settings: Settings | None = None) -> pl.DataFrame:
     """Per cell: mean winning score, margin, turns, decisions and time per game with t intervals, and the tie rate
     with its Wilson interval (long format: one row per cell and metric; a metric null in every game is left out)."""
-    by = ("cell_id", "players")
-    parts = [means(games, by, m).with_columns(metric=pl.lit(m)) for m in OUTCOME_METRICS]
-    parts = [p for p in parts if p["n"].sum() > 0]
-    ties = rates(games, by, pl.col("tie")).select(*by, "n", mean="rate", lo="lo", hi="hi", metric=pl.lit("tie_rate"))
-    return pl.concat([*parts, ties], how="diagonal_relaxed").select(*by, "metric", "n", "mean", "lo", "hi")
+    table = summarize(games, ("cell_id", "players"), {m: m for m in OUTCOME_METRICS}, {"tie_rate": pl.col("tie")})
+    present = table.group_by("metric").agg(pl.col("n").sum()).filter(pl.col("n") > 0)["metric"]
+    return table.filter(pl.col("metric").is_in(present.implode())).select(
+        "cell_id", "players", "metric", "n", "mean", "lo", "hi"
+    )
 
 
 def wisdom_sources(players: Frame, by: Sequence[str] = ("players", "policy")) -> pl.DataFrame:
@@ -117,15 +144,10 @@ def suspicion(players: Frame, settings: Settings | None = None) -> pl.DataFrame:
     """Per player count and seat: share of players with an overflow, with a capture, with a witch lost (Wilson),
     and mean final suspicion and witches lost (t intervals)."""
     by = ("players", "seat")
-    parts = [
-        rates(players, by, pl.col(col) > 0).select(*by, "n", mean="rate", lo="lo", hi="hi", metric=pl.lit(name))
-        for col, name in (("overflows", "overflow_rate"), ("captures", "capture_rate"), ("witches_lost", "lost_rate"))
-    ]
-    parts += [
-        means(players, by, col).with_columns(metric=pl.lit(f"mean_{col}"))
-        for col in ("suspicion_end", "suspicion_max", "witches_lost", "hunter_rolls")
-    ]
-    return pl.concat(parts, how="diagonal_relaxed").select(*by, "metric", "n", "mean", "lo", "hi").sort(*by, "metric")
+    shares = {"overflow_rate": "overflows", "capture_rate": "captures", "lost_rate": "witches_lost"}
+    averages = {f"mean_{c}": c for c in ("suspicion_end", "suspicion_max", "witches_lost", "hunter_rolls")}
+    table = summarize(players, by, averages, {name: pl.col(c) > 0 for name, c in shares.items()})
+    return table.select(*by, "metric", "n", "mean", "lo", "hi").sort(*by, "metric")
 
 
 def suspicion_by_turn(players: Frame, events: pl.LazyFrame) -> pl.DataFrame:

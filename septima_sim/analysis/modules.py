@@ -9,7 +9,7 @@ import polars as pl
 from septima_sim.analysis.data import Frame, Settings, collect, lazy
 from septima_sim.analysis.expansions import AXES, MODULES, Module
 from septima_sim.analysis.metrics import seat_balance, with_wilson
-from septima_sim.analysis.paired import paired_table
+from septima_sim.analysis.paired import paired
 from septima_sim.analysis.stats import holm
 
 PAIRED_METRICS: tuple[tuple[str, bool], ...] = (
@@ -23,52 +23,50 @@ PAIRED_METRICS: tuple[tuple[str, bool], ...] = (
 _AXES = ("players", "mode", *AXES, "lineup")
 
 
-def per_game(games: Frame, players: Frame) -> pl.LazyFrame:
-    """Games with ``first_player_won`` (the start player is among the winners) as a 0/1 column."""
-    first = lazy(players).filter(pl.col("order") == 0).select("cell_id", "game_index", first_player_won=pl.col("won"))
-    return lazy(games).join(first, on=["cell_id", "game_index"], how="left")
+def per_game(games: Frame) -> pl.LazyFrame:
+    """Games with ``first_player_won`` (the start player is among the winners, ties included)."""
+    return lazy(games).with_columns(first_player_won=pl.col("winner_seats").list.contains(pl.col("start_player")))
 
 
-def _module_pairs(g: pl.LazyFrame, module: Module, overrides: Sequence[str]) -> tuple[list[str], pl.LazyFrame]:
-    """The axes a module's off and on cells share and their games joined by those axes, index and seed."""
-    others = [c for c in _AXES if c != module.axis] + list(overrides)
-    others += [a for a in ("omen_deck",) if a not in module.unpaired_axes]
-    metrics = [m for m, _ in PAIRED_METRICS]
-    side = g.select(*others, "game_index", "seed", module.axis, *metrics)
-    off = side.filter(~pl.col(module.axis)).drop(module.axis)
-    on = side.filter(pl.col(module.axis)).drop(module.axis)
-    return others, off.join(on, on=[*others, "game_index", "seed"], suffix="_on")
+def _cell_pairs(cells: pl.DataFrame, module: Module, others: list[str]) -> pl.DataFrame:
+    """Pairs of cells equal in every axis of ``others``, one with the module off and one with it on."""
+    off = cells.filter(~pl.col(module.axis)).select(*others, off="cell_id")
+    on = cells.filter(pl.col(module.axis)).select(*others, on="cell_id", **{f"_{a}": a for a in AXES})
+    return off.join(on, on=others, nulls_equal=True).sort(*others)
 
 
-def module_effects(games: Frame, players: Frame, settings: Settings, overrides: Sequence[str] = ()) -> pl.DataFrame:
+def module_effects(games: Frame, settings: Settings, overrides: Sequence[str] = ()) -> pl.DataFrame:
     """Shapeshifting and Omens on vs off: for each module the run varies, pairs of cells equal in every other axis,
-    games paired by index (same seed); per-game metrics compared (t interval of the mean paired difference,
-    McNemar or Wilcoxon) with Holm-adjusted p-values. ``overrides`` names the run's override axes (columns of
-    ``games``)."""
-    g = per_game(games, players)
-    varied = collect(g.select(pl.col(a).n_unique() for a in AXES)).row(0, named=True)
-    parts = []
+    games paired by index (same seed), one pair of cells at a time; per-game metrics compared (t interval of the
+    mean paired difference, McNemar or Wilcoxon) with Holm-adjusted p-values. ``overrides`` names the run's
+    override axes (columns of ``games``)."""
+    g = per_game(games)
+    metrics = [m for m, _ in PAIRED_METRICS]
+    axes = [*_AXES, *overrides, "omen_deck"]
+    cells = collect(g.group_by("cell_id").agg(pl.col(a).first() for a in axes))
+    rows: list[dict[str, object]] = []
     for module in MODULES:
-        if varied[module.axis] < 2:
+        if cells[module.axis].n_unique() < 2:
             continue
-        others, pairs = _module_pairs(g, module, overrides)
-        table = paired_table(pairs, others, PAIRED_METRICS, suffix="_on")
-        if table.is_empty():
-            continue
-        other = next((a for a in AXES if a != module.axis and a in others), None)
-        labels = [_label(dict(zip(others, key, strict=True))) for key in table.select(others).iter_rows()]
-        parts.append(
-            table.with_columns(
-                module=pl.lit(module.axis),
-                other_module_on=(pl.col(other) if other and varied[other] > 1 else pl.lit(None, pl.Boolean)),
-                setting=pl.Series(labels, dtype=pl.String),
-            ).sort(*others, pl.col("metric").replace_strict([m for m, _ in PAIRED_METRICS], range(5)))
-        )
-    if not parts:
+        others = [a for a in axes if a != module.axis and a not in module.unpaired_axes]
+        other = next((a for a in AXES if a != module.axis and cells[a].n_unique() > 1), None)
+        for pair in _cell_pairs(cells, module, others).iter_rows(named=True):
+            side = [
+                g.filter(pl.col("cell_id") == pair[k]).select("game_index", "seed", *metrics) for k in ("off", "on")
+            ]
+            joined = collect(side[0].join(side[1], on=["game_index", "seed"], suffix="_on"))
+            head = {
+                "module": module.axis,
+                "players": pair["players"],
+                "other_module_on": bool(pair[f"_{other}"]) if other else None,
+                "setting": _label({a: pair[a] for a in others}),
+            }
+            for metric, binary in PAIRED_METRICS:
+                res = paired(joined[metric].to_numpy(), joined[f"{metric}_on"].to_numpy(), binary=binary)
+                rows.append(head | {"metric": metric} | res)
+    if not rows:
         return pl.DataFrame()
-    cols = ["module", "players", "other_module_on", "setting", "metric", "n_a", "a", "b", "delta", "lo", "hi", "p"]
-    table = pl.concat([p.select(cols) for p in parts], how="vertical_relaxed")
-    table = table.rename({"a": "off", "b": "on", "n_a": "pairs"})
+    table = pl.DataFrame(rows).rename({"a": "off", "b": "on", "n_a": "pairs"}).drop("n_b")
     table = table.with_columns(p_adj=pl.Series(holm(table["p"].fill_nan(1.0).to_list()), dtype=pl.Float64))
     return table.select(
         "module", "players", "other_module_on", "setting", "metric", "pairs", "off", "on", "delta", "lo", "hi", "p",

@@ -11,7 +11,7 @@ from septima_sim.report.page import Builder, Chart
 
 def add(b: Builder, run: RunTables) -> None:
     mix = analysis.card_mix(run.players, run.events)
-    matches = analysis.match_rates(run.players, run.events)
+    matches = analysis.match_rates(run.players if run.events is not None else run.seated, run.events)
     per = "per season" if run.events is not None else "over the whole game (run with --events for seasons)"
     sec = b.section(
         "actions",

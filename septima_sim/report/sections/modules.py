@@ -12,7 +12,7 @@ from septima_sim.report.page import Builder, Chart
 
 
 def add(b: Builder, run: RunTables) -> pl.DataFrame:
-    mods = analysis.module_effects(run.games, run.players, b.settings, run.override_axes)
+    mods = analysis.module_effects(run.games, b.settings, run.override_axes)
     if mods.is_empty():
         return mods
     sec = b.section(

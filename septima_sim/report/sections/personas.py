@@ -15,7 +15,7 @@ def add(b: Builder, run: RunTables) -> None:
     if not analysis.has_personas(run.players):
         return
     matrix = analysis.persona_matrix(run.players)
-    robust = analysis.seat_across_lineups(run.players, b.settings)
+    robust = analysis.seat_across_lineups(run.seated, b.settings)
     sec = b.section(
         "personas",
         "Personas and lineups",

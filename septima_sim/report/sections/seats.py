@@ -15,7 +15,7 @@ def add(b: Builder, run: RunTables) -> tuple[pl.DataFrame, pl.DataFrame, pl.Data
     s = b.settings
     cells = analysis.seat_balance(run.players, s)
     pooled = analysis.seat_balance(run.players, s, by=("players",))
-    order = analysis.seat_balance(run.players, s, by=("players",), position="order")
+    order = analysis.seat_balance(run.seated, s, by=("players",), position="order")
     sec = b.section(
         "seats",
         "Seat balance",
