@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from septima_sim.analysis.components import component_impact
-from septima_sim.analysis.data import RunTables, Settings, collect
+from septima_sim.analysis.data import RunTables, Settings, cell_columns, collect, in_cell
 from septima_sim.analysis.metrics import wisdom_sources
 from septima_sim.analysis.modules import PAIRED_METRICS, per_game
 from septima_sim.analysis.paired import independent, paired, summaries
@@ -30,9 +30,9 @@ def _contrasts(
     rows: list[dict[str, object]] = []
     for cell in sa["cell_id"].unique().sort().to_list():
         joined = collect(
-            pa.filter(pl.col("cell_id") == cell).join(
-                pb.filter(pl.col("cell_id") == cell).drop("cell_id", "players"), on=["game_index", "seed", *sub]
-            )
+            in_cell(pa, cell)
+            .drop(cell_columns(pa))
+            .join(in_cell(pb, cell).drop("cell_id", "players", *cell_columns(pb)), on=["game_index", "seed", *sub])
         )
         for r in sa.filter(pl.col("cell_id") == cell).iter_rows(named=True):
             head = {k: r[k] for k in (*keys, "metric")}
@@ -53,8 +53,8 @@ def _contrasts(
 def compare_seats(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Win rate per cell and seat in both runs: delta with 95% interval, paired (McNemar) on shared seeds."""
     keys = ["cell_id", "players", "seat"]
-    pa = a.seated.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], "won")
-    pb = b.seated.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], won_b="won")
+    pa = a.seated.filter(pl.col("players") > 1).select(*_GAME, *cell_columns(a.players), *keys[1:], "won")
+    pb = b.seated.filter(pl.col("players") > 1).select(*_GAME, *cell_columns(b.players), *keys[1:], won_b="won")
     table = _adjusted(_contrasts(pa, pb, keys, [("won", True)]), keys)
     return table.drop("metric", strict=False)
 
@@ -62,8 +62,10 @@ def compare_seats(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFram
 def compare_outcomes(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Per cell and per-game metric: delta of the mean between runs, paired by seed where the games match."""
     names = [m for m, _ in PAIRED_METRICS]
-    pa = per_game(a.games).select(*_GAME, "players", *names)
-    pb = per_game(b.games).select(*_GAME, "players", *[pl.col(m).alias(f"{m}_b") for m in names])
+    pa = per_game(a.games).select(*_GAME, *cell_columns(a.games), "players", *names)
+    pb = per_game(b.games).select(
+        *_GAME, *cell_columns(b.games), "players", *[pl.col(m).alias(f"{m}_b") for m in names]
+    )
     return _adjusted(_contrasts(pa, pb, ["cell_id", "players"], PAIRED_METRICS), ["cell_id", "players"])
 
 

@@ -15,7 +15,7 @@ import math
 
 import polars as pl
 
-from septima_sim.analysis.data import Frame, Settings, collect, lazy
+from septima_sim.analysis.data import Frame, Settings, collect, in_cell, lazy
 from septima_sim.analysis.expansions import MODULES, Kind
 from septima_sim.analysis.metrics import with_wilson
 from septima_sim.analysis.stats import Z95, bh, normal_p, variance
@@ -41,13 +41,12 @@ def _rows(players: Frame, games: Frame, kind: Kind, cell: str | None = None) -> 
     if kind.game_level:
         if kind.column not in lazy(games).collect_schema().names():
             return None
-        in_cell = pl.col("cell_id") == cell
         per_game = (
-            rows.filter(in_cell)
+            in_cell(rows, cell)
             .group_by("game_index")
             .agg(n=pl.len(), wins=won.sum(), s=wisdom.sum(), ss=(wisdom**2).sum())
         )
-        items = lazy(games).filter(in_cell).select("game_index", kind.column)
+        items = in_cell(games, cell).select("game_index", kind.column)
         return per_game.join(items, on="game_index").select(pl.lit(cell).alias("cell_id"), pl.exclude("game_index"))
     if kind.column not in rows.collect_schema().names():
         return None

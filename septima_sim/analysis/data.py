@@ -28,6 +28,18 @@ def lazy(frame: Frame) -> pl.LazyFrame:
     return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
 
 
+def in_cell(frame: Frame, cell: str) -> pl.LazyFrame:
+    """The rows of one cell: through the hive column ``cell`` of a run's scan when present (only that cell's files
+    are read), else through ``cell_id``."""
+    lf = lazy(frame)
+    return lf.filter(pl.col("cell" if "cell" in lf.collect_schema().names() else "cell_id") == cell)
+
+
+def cell_columns(frame: Frame) -> list[str]:
+    """``["cell"]`` when the frame carries the hive column (keep it in selections that are later split by cell)."""
+    return [c for c in ("cell",) if c in lazy(frame).collect_schema().names()]
+
+
 NO_CACHE = pl.QueryOptFlags(comm_subplan_elim=False)
 """A subplan used twice is scanned twice rather than cached: a cache would hold a whole table in memory."""
 
@@ -64,7 +76,8 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class RunTables:
-    """A run's tables ready for analysis, as lazy frames over its Parquet files.
+    """A run's tables ready for analysis, as lazy frames over its Parquet files (with the hive column ``cell``,
+    equal to ``cell_id``, so that ``in_cell`` reads only one cell's files).
 
     ``players`` carries the cell-level columns it is analysed by (mode, modules, solo, lineup, Omen deck: joined
     from a one-row-per-cell table, so cheap); ``seated`` adds the per-game columns (start player, seed, turns) and
@@ -115,7 +128,7 @@ def open_run(run_dir: Path | str) -> RunTables:
         data = store.load(path)
     except FileNotFoundError:
         raise RunDataError(f"{path}: not a run directory (no manifest.json)") from None
-    games = data.games.drop("cell", strict=False)
+    games = data.games
     cells = collect(
         games.group_by("cell_id").agg(pl.len().alias("n"), *(pl.col(c).first() for c in ("players", *CELL_COLUMNS)))
     )
@@ -123,9 +136,7 @@ def open_run(run_dir: Path | str) -> RunTables:
     if cells.height == 0:
         detail = f"only errors ({errors} game(s) raised, see {path / 'errors'})" if errors else "no games"
         raise RunDataError(f"{path}: the run has {detail}; nothing to report")
-    players = data.players.drop("cell", strict=False).join(
-        cells.lazy().select("cell_id", *CELL_COLUMNS), on="cell_id", how="left"
-    )
-    events = data.events.drop("cell", strict=False) if data.events is not None else None
+    players = data.players.join(cells.lazy().select("cell_id", *CELL_COLUMNS), on="cell_id", how="left")
+    events = data.events
     counts = sorted(cells["players"].unique().to_list())
     return RunTables(path, games, players, events, errors, data.manifest, int(cells["n"].sum()), counts)

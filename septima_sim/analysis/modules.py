@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from septima_sim.analysis.data import Frame, Settings, collect, lazy
+from septima_sim.analysis.data import Frame, Settings, collect, in_cell, lazy
 from septima_sim.analysis.expansions import AXES, MODULES, Module
 from septima_sim.analysis.metrics import seat_balance, with_wilson
 from septima_sim.analysis.paired import paired
@@ -51,9 +51,7 @@ def module_effects(games: Frame, settings: Settings, overrides: Sequence[str] = 
         others = [a for a in axes if a != module.axis and a not in module.unpaired_axes]
         other = next((a for a in AXES if a != module.axis and cells[a].n_unique() > 1), None)
         for pair in _cell_pairs(cells, module, others).iter_rows(named=True):
-            side = [
-                g.filter(pl.col("cell_id") == pair[k]).select("game_index", "seed", *metrics) for k in ("off", "on")
-            ]
+            side = [in_cell(g, pair[k]).select("game_index", "seed", *metrics) for k in ("off", "on")]
             joined = collect(side[0].join(side[1], on=["game_index", "seed"], suffix="_on"))
             head = {
                 "module": module.axis,
