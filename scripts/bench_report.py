@@ -6,8 +6,9 @@ A small real run (2-4 players, Shapeshifting off/on, random players: 6 cells of 
 once with `septima-sim run`; each bigger run is then written from its shards through the real store (same schema,
 ``store.parquet_bytes`` / ``store.write_atomic`` / ``store.shard_path``, a manifest listing every shard): the seed
 games repeat with new game indices and seeds (the same seed for the same index in every cell, so cells stay paired).
-Each `report` (and with ``--compare`` a `report --compare` of the run against itself) runs in a subprocess; wall
-time, CPU time (user + system) and peak RSS come from ``os.wait4`` of that child. The machine load (1-minute load
+Each run is written by a separate process, and each `report` (and with ``--compare`` a `report --compare` of the
+run against itself) runs in a subprocess of this small script; wall time, CPU time (user + system) and peak RSS
+come from ``os.wait4`` of that child. The machine load (1-minute load
 average) is printed beside each row: the numbers are only comparable at similar load.
 """
 
@@ -16,11 +17,13 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import polars as pl
@@ -120,7 +123,9 @@ def main() -> None:
     print("command\tgames\twall_s\tcpu_s\tpeak_rss_mb\tload_1min")
     for target in args.games:
         run = args.work / f"run-{target}{'-events' if args.events else ''}"
-        games = synthesize(seed, run, -(-target // 6))
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            # in a child process: the measured report's peak RSS must not include this script's frames
+            games = pool.submit(synthesize, seed, run, -(-target // 6)).result()
         commands = {"report": [*cli(), "report", str(run), "--out", str(run / "report")]}
         if args.compare:
             commands["report --compare"] = [*commands["report"], "--compare", str(run)]

@@ -188,3 +188,18 @@ def test_a_notice_is_the_first_line_of_both_documents(run_dir: Path, tmp_path: P
     assert plain.markdown.read_text().startswith("# Septima balance report") and 'class="notice"' not in (
         plain.html.read_text()
     )
+
+
+def test_compare_without_shared_seeds_is_unpaired(run_dir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    shutil.copytree(run_dir, other)
+    for path in (other / "games").rglob("*.parquet"):
+        pl.read_parquet(path, hive_partitioning=False).with_columns(pl.col("seed") + 1).write_parquet(path)
+    build_report(run_dir, tmp_path / "out", compare=other, settings=FAST)
+    outcomes = pl.read_csv(tmp_path / "out" / "tables" / "compare_outcomes.csv")
+    seats = pl.read_csv(tmp_path / "out" / "tables" / "compare_seats.csv")
+    for table in (outcomes, seats):
+        assert table.height and not table["paired"].any()
+        assert (table["delta"] == 0).all() and (table["n_a"] == table["n_b"]).all()
+    spread = outcomes.filter(pl.col("metric") == "winning_score")
+    assert ((spread["lo"] < 0) & (spread["hi"] > 0)).all()

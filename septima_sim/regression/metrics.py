@@ -10,10 +10,11 @@ from typing import Literal, get_args
 import numpy as np
 import polars as pl
 
+from septima_sim.analysis.expansions import AXES
 from septima_sim.experiment import Cell, Experiment
 from septima_sim.regression.outcomes import Outcomes
 
-MODULE_AXES: tuple[str, ...] = ("shapeshifting", "omens")
+MODULE_AXES: tuple[str, ...] = AXES
 """Boolean axes whose on-minus-off effect (paired by game index) is compared when the config has both values."""
 EFFECT_OF: tuple[str, ...] = ("winning_score", "decisions")
 
