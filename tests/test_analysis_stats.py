@@ -7,7 +7,10 @@ import polars as pl
 import pytest
 
 from septima_sim.analysis import Settings, bh, bootstrap_ci, component_impact, holm, seat_balance, wilson
-from septima_sim.analysis.stats import mcnemar_p, wilcoxon_p
+from septima_sim.analysis.metrics import summarize
+from septima_sim.analysis.modules import module_effects
+from septima_sim.analysis.paired import paired
+from septima_sim.analysis.stats import mcnemar_p, t_interval, wilcoxon_p, wilcoxon_p_counts
 
 
 def test_wilson_of_50_in_100() -> None:
@@ -89,3 +92,83 @@ def test_a_rare_component_that_always_loses_gets_an_honest_interval_and_no_flag(
     assert row["present"] == 16 and row["win_effect"] == pytest.approx(-0.5, abs=0.01)
     assert row["win_hi"] - row["win_lo"] > 0.2  # 16 games cannot give a +-1 point interval
     assert not row["flagged"]  # too rare to judge
+
+
+# --------------------------------------------------------------------------------- analytic vs bootstrap
+def _close(analytic: tuple[float, float], boot: tuple[float, float], width_share: float = 0.12) -> bool:
+    """Both ends within ``width_share`` of the interval's width."""
+    width = analytic[1] - analytic[0]
+    return abs(analytic[0] - boot[0]) < width_share * width and abs(analytic[1] - boot[1]) < width_share * width
+
+
+@pytest.mark.parametrize("n", [30, 80, 200])
+def test_t_interval_of_a_mean_agrees_with_a_large_bootstrap(n: int) -> None:
+    x = np.random.default_rng(n).poisson(12, n).astype(float)  # scores: small counts, skewed
+    analytic = t_interval(float(x.mean()), float(x.var(ddof=1)), n)
+    assert _close(analytic, bootstrap_ci(x, seed=1, resamples=20000))
+
+
+@pytest.mark.parametrize(("k", "n"), [(12, 40), (30, 100), (50, 200)])
+def test_wilson_agrees_with_a_large_bootstrap(k: int, n: int) -> None:
+    x = np.array([1.0] * k + [0.0] * (n - k))
+    assert _close(wilson(k, n), bootstrap_ci(x, seed=2, resamples=20000), 0.15)
+
+
+@pytest.mark.parametrize(("n", "binary"), [(60, False), (150, True)])
+def test_paired_interval_agrees_with_a_bootstrap_of_the_differences(n: int, binary: bool) -> None:
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, 2, n) if binary else rng.poisson(20, n)
+    b = np.where(rng.random(n) < 0.3, 1 - a, a) if binary else a + rng.poisson(2, n) - 1
+    res = paired(a, b, binary=binary)
+    assert res["delta"] == pytest.approx(float(b.mean() - a.mean()))
+    assert _close((res["lo"], res["hi"]), bootstrap_ci((b - a).astype(float), seed=3, resamples=20000))
+
+
+def test_wilcoxon_from_counts_is_scipys_test() -> None:
+    d = np.random.default_rng(4).integers(-4, 6, 3000).astype(float)  # many ties and zeros
+    values, counts = np.unique(d, return_counts=True)
+    assert wilcoxon_p_counts(values, counts) == pytest.approx(wilcoxon_p(d), rel=1e-9)
+    small = np.array([1.0, -2.0, 3.0, 4.0, 5.0, -6.0, 7.0])
+    assert wilcoxon_p_counts(*np.unique(small, return_counts=True)) == pytest.approx(wilcoxon_p(small))
+
+
+def test_means_and_rates_from_one_lazy_pass_match_numpy() -> None:
+    rng = np.random.default_rng(5)
+    frame = pl.DataFrame({"g": rng.integers(0, 3, 500), "x": rng.normal(10, 3, 500)})
+    table = summarize(frame.lazy(), ("g",), {"mean_x": "x"}, {"big": pl.col("x") > 12})
+    for (g,), grp in frame.group_by("g"):
+        x = grp["x"].to_numpy()
+        mean = table.filter(pl.col("g") == g, pl.col("metric") == "mean_x").row(0, named=True)
+        assert mean["n"] == x.size and mean["mean"] == pytest.approx(x.mean())
+        assert (mean["lo"], mean["hi"]) == pytest.approx(t_interval(x.mean(), x.var(ddof=1), x.size))
+        rate = table.filter(pl.col("g") == g, pl.col("metric") == "big").row(0, named=True)
+        assert rate["mean"] == pytest.approx((x > 12).mean())
+        assert (rate["lo"], rate["hi"]) == pytest.approx(wilson(int((x > 12).sum()), x.size))
+
+
+def _games(on_shift: float) -> pl.DataFrame:
+    """Two 2-player cells (Shapeshifting off/on) of 300 games with the same seeds; on adds ``on_shift``."""
+    rng = np.random.default_rng(6)
+    score = rng.poisson(40, 300)
+    rows = []
+    for ss in (False, True):
+        for i in range(300):
+            rows.append(
+                {
+                    "cell_id": f"p2-ss{int(ss)}", "game_index": i, "seed": 1000 + i, "players": 2, "mode": "full",
+                    "shapeshifting": ss, "omens": False, "lineup": "all-random", "omen_deck": "none",
+                    "winning_score": int(score[i] + (on_shift if ss else 0)), "margin": int(score[i] % 7),
+                    "decisions": 100, "tie": False, "winner_seats": [i % 2], "start_player": 0,
+                }
+            )  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def test_module_effects_pair_cells_by_seed_and_find_the_shift() -> None:
+    table = module_effects(_games(3), Settings())
+    score = table.filter(pl.col("metric") == "winning_score").row(0, named=True)
+    assert score["module"] == "shapeshifting" and score["pairs"] == 300
+    assert score["delta"] == pytest.approx(3) and score["lo"] == pytest.approx(3) and score["p_adj"] < 0.001
+    first = table.filter(pl.col("metric") == "first_player_won").row(0, named=True)
+    assert first["off"] == pytest.approx(0.5) and first["delta"] == 0
+    assert module_effects(_games(0), Settings()).filter(pl.col("metric") == "winning_score")["p"].item() == 1.0

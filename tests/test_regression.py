@@ -26,7 +26,7 @@ players = [2, 3]
 mode = ["full"]
 shapeshifting = [false, true]
 """
-PACK = Path(regression.__file__).parent / "content" / "base"
+PACK = Path(regression.__file__).parent.parent / "content" / "base"
 
 
 @pytest.fixture(autouse=True)
@@ -190,3 +190,74 @@ def test_baseline_command_writes_a_file_and_refuses_bad_configs(
     code, _, err = cli(["baseline", str(config), "--out", str(tmp_path / "x.json")], monkeypatch, capsys)
     assert code == 2 and err.startswith("error: ") and "players" in err
     assert not (tmp_path / "x.json").exists()
+
+
+def _edited(baseline_file: Path, edit: object, *, resum: bool) -> str:
+    """The baseline JSON after ``edit`` (a function of the parsed data), its checksum recomputed when ``resum``."""
+    data = json.loads(baseline_file.read_text())
+    edit(data)  # type: ignore[operator]
+    if resum:
+        data["outcomes_sha256"] = regression.outcomes_checksum(data["cells"])
+    return json.dumps(data)
+
+
+CELL = "p3-full-ss0-om0-none-all-random"
+
+
+def _cut(data: dict) -> None:  # type: ignore[type-arg]
+    for values in data["cells"][CELL]["outcomes"].values():
+        del values[-10:]
+
+
+def _drop_metric(data: dict) -> None:  # type: ignore[type-arg]
+    del data["cells"][CELL]["outcomes"]["captures_2"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "resum", "message"),
+    [
+        (_cut, False, "does not match its checksum"),
+        (_drop_metric, False, "does not match its checksum"),
+        (_cut, True, f"cell {CELL} has 70 outcomes for 80 games"),
+        (_drop_metric, True, f"cell {CELL} lacks the outcome column(s) captures_2"),
+        (lambda data: data.pop("outcomes_sha256"), False, "no outcomes checksum"),
+        (lambda data: data["seeds"]["games"].pop(), True, "79 seeds for 80 games per cell"),
+    ],
+    ids=["cut", "metric-removed", "cut-resummed", "metric-removed-resummed", "no-checksum", "seeds-cut"],
+)
+def test_check_refuses_a_baseline_that_is_not_whole(
+    baseline_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    edit: object,
+    resum: bool,
+    message: str,
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(_edited(baseline_file, edit, resum=resum))
+    code, _, err = cli(["check", "--baseline", str(bad), "-j", "1"], monkeypatch, capsys)
+    assert code == 2, err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_the_committed_baseline_carries_the_checksum_of_its_outcomes() -> None:
+    root = Path(__file__).resolve().parent.parent
+    data = json.loads((root / "tests" / "baselines" / "ci-baseline.json").read_text())
+    assert data["outcomes_sha256"] == regression.outcomes_checksum(data["cells"])
+
+
+def test_spread_bootstrap_memory_is_bounded_and_matches_the_unbatched_draw() -> None:
+    """The spread's paired bootstrap draws its indices in batches: at the CI size (one batch) it is the former
+    single draw; a large sample is resampled at the fixed size and rescaled, giving a close standard error."""
+    from septima_sim.analysis.stats import bootstrap_replicates
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(20, 5, 2000)
+    y = x + rng.normal(0, 1, 2000)
+    sd = lambda a, b: np.std(b, axis=1, ddof=1) - np.std(a, axis=1, ddof=1)  # noqa: E731
+    idx = np.random.default_rng(2000).integers(0, 2000, size=(500, 2000))
+    assert np.array_equal(bootstrap_replicates([x, y], sd, seed=2000, resamples=500), sd(x[idx], y[idx]))
+    full = np.std(bootstrap_replicates([x, y], sd, seed=1, resamples=400))
+    sub = np.std(bootstrap_replicates([x, y], sd, seed=1, resamples=400, max_size=500))
+    assert sub == pytest.approx(full, rel=0.25)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,60 @@ def test_bad_input_exits_2_with_one_line(make, message: str, tmp_path: Path, mon
     assert code == 2, err
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def _hostile_copy(run_dir: Path, target: Path) -> Path:
+    """The test run with a hostile lineup name (3-player cells) and a hostile override axis value."""
+    shutil.copytree(run_dir, target)
+    for path in (target / "games").rglob("*.parquet"):
+        games = pl.read_parquet(path, hive_partitioning=False)
+        games = games.with_columns(
+            lineup=pl.when(pl.col("players") == 3).then(pl.lit(HOSTILE)).otherwise("lineup"),
+            **{"names.<script>": pl.lit(f"{HOSTILE}&'\"")},
+        )
+        games.write_parquet(path)
+    manifest = json.loads((target / "manifest.json").read_text())
+    manifest["config"]["overrides"] = {"names.<script>": [f"{HOSTILE}&'\""]}
+    (target / "manifest.json").write_text(json.dumps(manifest))
+    return target
+
+
+def test_hostile_names_and_override_values_are_escaped(run_dir: Path, tmp_path: Path) -> None:
+    hostile = _hostile_copy(run_dir, tmp_path / "run")
+    written = build_report(hostile, tmp_path / "out", settings=FAST)
+    html = written.html.read_text()
+    assert HOSTILE not in html and "<script>" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html  # the persona table and the module settings name it
+    assert "lineup=&lt;img src=x onerror=alert(1)&gt;, names.&lt;script&gt;=" in html
+    assert HOSTILE not in written.markdown.read_text()
+
+
+def test_a_notice_is_the_first_line_of_both_documents(run_dir: Path, tmp_path: Path) -> None:
+    notice = "3 of 120 games are missing: shard p2-full-ss0-om0-none-all-random/1 <unreadable>"
+    written = build_report(run_dir, tmp_path, settings=FAST, notice=notice)
+    escaped = notice.replace("<", "&lt;").replace(">", "&gt;")
+    assert written.markdown.read_text().splitlines()[0] == escaped
+    body = written.html.read_text().split("<body>", 1)[1].lstrip()
+    assert body.startswith(f'<p class="notice" role="alert">{escaped}</p>')
+    plain = build_report(run_dir, tmp_path / "plain", settings=FAST)
+    assert plain.markdown.read_text().startswith("# Septima balance report") and 'class="notice"' not in (
+        plain.html.read_text()
+    )
+
+
+def test_compare_without_shared_seeds_is_unpaired(run_dir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    shutil.copytree(run_dir, other)
+    for path in (other / "games").rglob("*.parquet"):
+        pl.read_parquet(path, hive_partitioning=False).with_columns(pl.col("seed") + 1).write_parquet(path)
+    build_report(run_dir, tmp_path / "out", compare=other, settings=FAST)
+    outcomes = pl.read_csv(tmp_path / "out" / "tables" / "compare_outcomes.csv")
+    seats = pl.read_csv(tmp_path / "out" / "tables" / "compare_seats.csv")
+    for table in (outcomes, seats):
+        assert table.height and not table["paired"].any()
+        assert (table["delta"] == 0).all() and (table["n_a"] == table["n_b"]).all()
+    spread = outcomes.filter(pl.col("metric") == "winning_score")
+    assert ((spread["lo"] < 0) & (spread["hi"] > 0)).all()

@@ -2,78 +2,79 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from septima_sim.analysis.components import component_impact
-from septima_sim.analysis.data import RunTables, Settings
+from septima_sim.analysis.data import RunTables, Settings, cell_columns, collect, in_cell
 from septima_sim.analysis.metrics import wisdom_sources
-from septima_sim.analysis.modules import PAIRED_METRICS, contrast, per_game
+from septima_sim.analysis.modules import PAIRED_METRICS, per_game
+from septima_sim.analysis.paired import independent, paired, summaries
 from septima_sim.analysis.stats import Z95, holm, normal_p
 
 _GAME = ["cell_id", "game_index", "seed"]
 
 
-def _paired_games(a: RunTables, b: RunTables) -> pl.DataFrame:
-    """Games of ``a`` joined to the games of ``b`` with the same cell, index and seed."""
-    return per_game(a.games, a.players).join(per_game(b.games, b.players), on=_GAME, suffix="_b")
+def _contrasts(
+    pa: pl.LazyFrame, pb: pl.LazyFrame, keys: Sequence[str], metrics: Sequence[tuple[str, bool]]
+) -> list[dict[str, object]]:
+    """Per group (``keys``, starting with cell_id and players) and metric of run ``a``: paired deltas on the games
+    both runs share (same cell, index and seed; one cell at a time), else independent (Welch) deltas against the
+    same group of run ``b``; groups missing from ``b`` are left out. ``pb`` names its metric columns ``<m>_b``."""
+    names = [m for m, _ in metrics]
+    sub = [k for k in keys if k not in ("cell_id", "players")]
+    sa = summaries(pa, keys, names)
+    sb = summaries(pb, [k for k in keys if k != "players"], [f"{m}_b" for m in names])
+    other = {tuple(r[k] for k in (*[k for k in keys if k != "players"], "metric")): r for r in sb.iter_rows(named=True)}
+    rows: list[dict[str, object]] = []
+    for cell in sa["cell_id"].unique().sort().to_list():
+        joined = collect(
+            in_cell(pa, cell)
+            .drop(cell_columns(pa))
+            .join(in_cell(pb, cell).drop("cell_id", "players", *cell_columns(pb)), on=["game_index", "seed", *sub])
+        )
+        for r in sa.filter(pl.col("cell_id") == cell).iter_rows(named=True):
+            head = {k: r[k] for k in (*keys, "metric")}
+            binary = dict(metrics)[r["metric"]]
+            group = joined.filter(*(pl.col(k) == r[k] for k in sub)) if sub else joined
+            if group.height:
+                m = r["metric"]
+                rows.append(
+                    head | paired(group[m].to_numpy(), group[f"{m}_b"].to_numpy(), binary=binary) | {"paired": True}
+                )
+                continue
+            match = other.get((cell, *(r[k] for k in sub), f"{r['metric']}_b"))
+            if match is not None:
+                rows.append(head | independent(r, match) | {"paired": False})
+    return rows
 
 
 def compare_seats(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Win rate per cell and seat in both runs: delta with 95% interval, paired (McNemar) on shared seeds."""
     keys = ["cell_id", "players", "seat"]
-    pa = a.players.filter(pl.col("players") > 1).select(*_GAME, *keys[1:], "won")
-    pb = b.players.filter(pl.col("players") > 1).select(*_GAME, "seat", won_b="won")
-    paired = pa.join(pb, on=[*_GAME, "seat"])
-    rows = []
-    for key, grp in pa.group_by(keys, maintain_order=True):
-        both = paired.filter(*(pl.col(k) == v for k, v in zip(keys, key, strict=True)))
-        if both.height:
-            res = contrast(
-                both["won"].to_numpy(), both["won_b"].to_numpy(), paired=True, binary=True, settings=settings
-            )
-        else:
-            other = pb.filter(pl.col("cell_id") == key[0], pl.col("seat") == key[2])
-            if not other.height:
-                continue
-            res = contrast(
-                grp["won"].to_numpy(), other["won_b"].to_numpy(), paired=False, binary=True, settings=settings
-            )
-        rows.append(dict(zip(keys, key, strict=True)) | res | {"paired": bool(both.height)})
-    return _adjusted(rows)
+    pa = a.seated.filter(pl.col("players") > 1).select(*_GAME, *cell_columns(a.players), *keys[1:], "won")
+    pb = b.seated.filter(pl.col("players") > 1).select(*_GAME, *cell_columns(b.players), *keys[1:], won_b="won")
+    table = _adjusted(_contrasts(pa, pb, keys, [("won", True)]), keys)
+    return table.drop("metric", strict=False)
 
 
 def compare_outcomes(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
     """Per cell and per-game metric: delta of the mean between runs, paired by seed where the games match."""
-    paired = _paired_games(a, b)
-    ga, gb = per_game(a.games, a.players), per_game(b.games, b.players)
-    rows = []
-    for (cell, players), grp in ga.group_by("cell_id", "players", maintain_order=True):
-        both = paired.filter(pl.col("cell_id") == cell)
-        other = gb.filter(pl.col("cell_id") == cell)
-        if not other.height:
-            continue
-        for metric, binary in PAIRED_METRICS:
-            if both.height:
-                res = contrast(
-                    both[metric].to_numpy(),
-                    both[f"{metric}_b"].to_numpy(),
-                    paired=True,
-                    binary=binary,
-                    settings=settings,
-                )
-            else:
-                res = contrast(
-                    grp[metric].to_numpy(), other[metric].to_numpy(), paired=False, binary=binary, settings=settings
-                )
-            rows.append({"cell_id": cell, "players": players, "metric": metric} | res | {"paired": bool(both.height)})
-    return _adjusted(rows)
+    names = [m for m, _ in PAIRED_METRICS]
+    pa = per_game(a.games).select(*_GAME, *cell_columns(a.games), "players", *names)
+    pb = per_game(b.games).select(
+        *_GAME, *cell_columns(b.games), "players", *[pl.col(m).alias(f"{m}_b") for m in names]
+    )
+    return _adjusted(_contrasts(pa, pb, ["cell_id", "players"], PAIRED_METRICS), ["cell_id", "players"])
 
 
-def _adjusted(rows: list[dict[str, object]]) -> pl.DataFrame:
+def _adjusted(rows: list[dict[str, object]], keys: Sequence[str]) -> pl.DataFrame:
     if not rows:
         return pl.DataFrame()
-    table = pl.DataFrame(rows).rename({"a": "this", "b": "other"})
-    return table.with_columns(p_adj=pl.Series(holm(table["p"].fill_nan(1.0).to_list()), dtype=pl.Float64))
+    table = pl.DataFrame(rows).rename({"a": "this", "b": "other"}).sort(*keys, "metric")
+    table = table.with_columns(p_adj=pl.Series(holm(table["p"].fill_nan(1.0).to_list()), dtype=pl.Float64))
+    return table
 
 
 def compare_sources(a: RunTables, b: RunTables) -> pl.DataFrame:

@@ -12,62 +12,72 @@ Benjamini-Hochberg adjusted over every component of the table, and components se
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import polars as pl
 
-from septima_sim.analysis.data import Settings
+from septima_sim.analysis.data import Frame, Settings, collect, in_cell, lazy
+from septima_sim.analysis.expansions import MODULES, Kind
 from septima_sim.analysis.metrics import with_wilson
-from septima_sim.analysis.stats import Z95, bh, normal_p
-
-
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """One family of components: the list column that holds them, its table and the rows it applies to."""
-
-    name: str
-    column: str
-    game_level: bool = False
-    only_when: str | None = None
-    """A boolean column that must be true for the row to count (the module the component belongs to)."""
-
+from septima_sim.analysis.stats import Z95, bh, normal_p, variance
 
 KINDS: tuple[Kind, ...] = (
     Kind("witch", "witches_drafted"),
-    Kind("animal", "animals", only_when="shapeshifting"),
     Kind("spell", "spells"),
     Kind("divination goal", "goals"),
     Kind("building", "buildings", game_level=True),
-    Kind("omen half", "omen_halves", game_level=True, only_when="omens"),
+    *(kind for module in MODULES for kind in module.kinds),
 )
 """Game-level components are shared by every seat: they are judged on Wisdom, not on win rate."""
 
 
-def _rows(players: pl.DataFrame, games: pl.DataFrame, kind: Kind) -> pl.DataFrame | None:
-    """Player rows (cell_id, won, wisdom, items) of one kind, or None when the run has none of it."""
-    rows = players.filter(pl.col("players") > 1)
+def _rows(players: Frame, games: Frame, kind: Kind, cell: str | None = None) -> pl.LazyFrame | None:
+    """Per-row sufficient statistics (cell_id, rows n, wins, Wisdom sum s and sum of squares ss) with the items of
+    one kind, or None when the run has no such column. Player-level kinds: one row per player; game-level kinds:
+    one row per game of ``cell``, its seats summed (so the list column is never joined onto every seat)."""
+    rows = lazy(players).filter(pl.col("players") > 1)
     if kind.only_when is not None:
         rows = rows.filter(pl.col(kind.only_when))
+    won, wisdom = pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64)
     if kind.game_level:
-        if kind.column not in games.columns:
+        if kind.column not in lazy(games).collect_schema().names():
             return None
-        rows = rows.join(games.select("cell_id", "game_index", kind.column), on=["cell_id", "game_index"])
-    if kind.column not in rows.columns or rows.height == 0:
+        per_game = (
+            in_cell(rows, cell)
+            .group_by("game_index")
+            .agg(n=pl.len(), wins=won.sum(), s=wisdom.sum(), ss=(wisdom**2).sum())
+        )
+        items = in_cell(games, cell).select("game_index", kind.column)
+        return per_game.join(items, on="game_index").select(pl.lit(cell).alias("cell_id"), pl.exclude("game_index"))
+    if kind.column not in rows.collect_schema().names():
         return None
-    rows = rows.select("cell_id", pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64), kind.column)
-    return rows if rows[kind.column].list.len().sum() else None
+    return rows.select("cell_id", kind.column, n=pl.lit(1, pl.UInt32), wins=won, s=wisdom, ss=wisdom**2)
 
 
-def _stratified(rows: pl.DataFrame, column: str) -> pl.DataFrame:
+def _strata(players: Frame, games: Frame, kind: Kind, cells: list[str]) -> pl.DataFrame | None:
+    """The per (cell, item) sums of one kind; game-level kinds are aggregated one cell at a time (memory bounded
+    by the largest cell's games)."""
+    if not kind.game_level:
+        rows = _rows(players, games, kind)
+        return None if rows is None else collect(_stratified(rows, kind.column))
+    parts = []
+    for cell in cells:
+        rows = _rows(players, games, kind, cell)
+        if rows is None:
+            return None
+        parts.append(collect(_stratified(rows, kind.column)))
+    return pl.concat(parts, how="vertical_relaxed") if parts else None
+
+
+def _stratified(rows: pl.LazyFrame, column: str) -> pl.LazyFrame:
     """Per (cell, item): present and absent counts, win and Wisdom sums and sums of squares."""
-    sums = {"wins": pl.col("won").sum(), "s": pl.col("wisdom").sum(), "ss": (pl.col("wisdom") ** 2).sum()}
-    totals = rows.group_by("cell_id").agg(N=pl.len(), **{k.upper(): v for k, v in sums.items()})
+    sums = {"wins": pl.col("wins").sum(), "s": pl.col("s").sum(), "ss": pl.col("ss").sum()}
+    totals = rows.group_by("cell_id").agg(N=pl.col("n").sum(), **{k.upper(): v for k, v in sums.items()})
     present = (
         rows.with_columns(pl.col(column).list.unique())
         .explode(column)
         .drop_nulls(column)
         .group_by("cell_id", pl.col(column).alias("item"))
-        .agg(n1=pl.len(), **{f"{k}1": v for k, v in sums.items()})
+        .agg(n1=pl.col("n").sum(), **{f"{k}1": v for k, v in sums.items()})
     )
     return present.join(totals, on="cell_id").with_columns(
         n0=pl.col("N") - pl.col("n1"),
@@ -77,22 +87,19 @@ def _stratified(rows: pl.DataFrame, column: str) -> pl.DataFrame:
     )
 
 
-def _pooled(strata: pl.DataFrame) -> pl.DataFrame:
+def _pooled(strata: pl.LazyFrame) -> pl.LazyFrame:
     """Pool per-cell differences (present minus absent) of win rate and mean Wisdom per item."""
     p1, p0 = pl.col("wins1") / pl.col("n1"), pl.col("wins0") / pl.col("n0")
     q1 = (pl.col("wins1") + 1) / (pl.col("n1") + 2)  # Agresti-Caffo: never a zero variance
     q0 = (pl.col("wins0") + 1) / (pl.col("n0") + 2)
     m1, m0 = pl.col("s1") / pl.col("n1"), pl.col("s0") / pl.col("n0")
 
-    def var(s: str, ss: str, n: str) -> pl.Expr:
-        return (pl.col(ss) - pl.col(s) ** 2 / pl.col(n)) / (pl.col(n) - 1)
-
     usable = strata.filter(pl.col("n1") >= 2, pl.col("n0") >= 2).with_columns(
         w=pl.col("n1") * pl.col("n0") / pl.col("N"),
         d_win=p1 - p0,
         v_win=q1 * (1 - q1) / (pl.col("n1") + 2) + q0 * (1 - q0) / (pl.col("n0") + 2),
         d_wis=m1 - m0,
-        v_wis=var("s1", "ss1", "n1") / pl.col("n1") + var("s0", "ss0", "n0") / pl.col("n0"),
+        v_wis=variance("s1", "ss1", "n1") / pl.col("n1") + variance("s0", "ss0", "n0") / pl.col("n0"),
     )
     wsum = pl.col("w").sum()
     return usable.group_by("item").agg(
@@ -109,19 +116,20 @@ def _pooled(strata: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def component_impact(players: pl.DataFrame, games: pl.DataFrame, settings: Settings) -> pl.DataFrame:
+def component_impact(players: Frame, games: Frame, settings: Settings) -> pl.DataFrame:
     """One row per component: rows present/absent, raw win rates (Wilson), the pooled win-rate and Wisdom effects
     with 95% intervals, BH-adjusted p-values and ``flagged``, sorted by the size of the effect."""
+    cells = collect(lazy(games).select(pl.col("cell_id").unique().sort()))["cell_id"].to_list()
     parts = []
     for kind in KINDS:
-        rows = _rows(players, games, kind)
-        if rows is None:
+        strata = _strata(players, games, kind, cells)
+        if strata is None or strata.is_empty():
             continue
-        pooled = _pooled(_stratified(rows, kind.column))
+        pooled = _pooled(strata.lazy())
         parts.append(pooled.with_columns(kind=pl.lit(kind.name), game_level=pl.lit(kind.game_level)))
-    if not parts:
+    table = collect(pl.concat(parts, how="vertical_relaxed")) if parts else pl.DataFrame()
+    if table.is_empty():
         return pl.DataFrame()
-    table = pl.concat(parts, how="vertical_relaxed")
     table = with_wilson(table, "wins_present", "present", "present_").rename({"present_rate": "win_rate_present"})
     table = with_wilson(table, "wins_absent", "absent", "absent_").rename({"absent_rate": "win_rate_absent"})
     table = table.with_columns(

@@ -1,5 +1,9 @@
-"""Open a run for analysis: validated, collected games and players frames (events stay lazy) and the settings that
-turn estimates into verdicts."""
+"""Open a run for analysis: lazy, validated games and players frames (and events) and the settings that turn
+estimates into verdicts.
+
+Nothing is collected here: every analysis function aggregates the Parquet files through polars' lazy engine (only
+the columns it needs, streaming where polars can) and collects per-group summaries, so memory does not grow with the
+number of games."""
 
 from __future__ import annotations
 
@@ -11,9 +15,43 @@ import polars as pl
 
 from septima_sim import store
 
+Frame = pl.DataFrame | pl.LazyFrame
+"""Analysis functions take a collected or a lazy frame."""
+
 
 class RunDataError(ValueError):
     """A directory that cannot be analysed (missing, not a run, no games): the message is one line."""
+
+
+def lazy(frame: Frame) -> pl.LazyFrame:
+    """The frame as a LazyFrame (a no-op for one already lazy)."""
+    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+
+
+def in_cell(frame: Frame, cell: str) -> pl.LazyFrame:
+    """The rows of one cell: through the hive column ``cell`` of a run's scan when present (only that cell's files
+    are read), else through ``cell_id``."""
+    lf = lazy(frame)
+    return lf.filter(pl.col("cell" if "cell" in lf.collect_schema().names() else "cell_id") == cell)
+
+
+def cell_columns(frame: Frame) -> list[str]:
+    """``["cell"]`` when the frame carries the hive column (keep it in selections that are later split by cell)."""
+    return [c for c in ("cell",) if c in lazy(frame).collect_schema().names()]
+
+
+NO_CACHE = pl.QueryOptFlags(comm_subplan_elim=False)
+"""A subplan used twice is scanned twice rather than cached: a cache would hold a whole table in memory."""
+
+
+def collect(frame: Frame) -> pl.DataFrame:
+    """Collect with polars' streaming engine (bounded memory for scans, filters, joins and group-bys)."""
+    return lazy(frame).collect(engine="streaming", optimizations=NO_CACHE)
+
+
+def collect_all(*frames: Frame) -> list[pl.DataFrame]:
+    """Collect several lazy frames, each streamed on its own."""
+    return pl.collect_all([lazy(f) for f in frames], engine="streaming", optimizations=NO_CACHE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,39 +70,57 @@ class Settings:
     """Target solo win rate band."""
     alpha: float = 0.05
     seed: int = 20261130
+    """Seed of any bootstrap (only statistics without a closed form use one)."""
     resamples: int = 2000
 
 
 @dataclass(frozen=True, slots=True)
 class RunTables:
-    """A run's tables ready for analysis.
+    """A run's tables ready for analysis, as lazy frames over its Parquet files (with the hive column ``cell``,
+    equal to ``cell_id``, so that ``in_cell`` reads only one cell's files).
 
-    ``players`` carries the game-level columns it is analysed by (lineup, modules, start player) and ``order``, the
-    seat's position in turn order (0 = start player)."""
+    ``players`` carries the cell-level columns it is analysed by (mode, modules, solo, lineup, Omen deck: joined
+    from a one-row-per-cell table, so cheap); ``seated`` adds the per-game columns (start player, seed, turns) and
+    ``order``, the seat's position in turn order (0 = start player), through a join with ``games`` that only the
+    tables needing them pay for. ``games_count`` and ``player_counts`` are read once."""
 
     path: Path
-    games: pl.DataFrame
-    players: pl.DataFrame
+    games: pl.LazyFrame
+    players: pl.LazyFrame
     events: pl.LazyFrame | None
     errors: int
     manifest: dict[str, Any]
+    games_count: int
+    player_counts: list[int]
+
+    @property
+    def seated(self) -> pl.LazyFrame:
+        """``players`` with start_player, seed, turns and ``order`` (a lazy join with ``games``)."""
+        return with_order(self.players, self.games)
 
     @property
     def override_axes(self) -> list[str]:
         """The run's what-if axes (dotted content paths), each a column of ``games``."""
         return list(self.manifest.get("config", {}).get("overrides", {}))
 
-    @property
-    def player_counts(self) -> list[int]:
-        return sorted(self.games["players"].unique().to_list())
-
 
 _GAME_KEYS = ("cell_id", "game_index")
-_JOINED = ("mode", "shapeshifting", "omens", "solo", "lineup", "omen_deck", "start_player", "seed", "turns")
+CELL_COLUMNS = ("mode", "shapeshifting", "omens", "solo", "lineup", "omen_deck")
+"""Game columns that are constant within a cell (experiment axes)."""
+GAME_COLUMNS = ("start_player", "seed", "turns")
+
+
+def with_order(players: Frame, games: Frame) -> pl.LazyFrame:
+    """Players joined with their game's start player, seed and turns, and ``order`` (0 = start player)."""
+    return (
+        lazy(players)
+        .join(lazy(games).select(*_GAME_KEYS, *GAME_COLUMNS), on=list(_GAME_KEYS), how="left")
+        .with_columns(order=((pl.col("seat") - pl.col("start_player")) % pl.col("players")).cast(pl.Int8))
+    )
 
 
 def open_run(run_dir: Path | str) -> RunTables:
-    """Read a run directory; raises RunDataError for a missing or foreign directory, or a run without games."""
+    """Open a run directory; raises RunDataError for a missing or foreign directory, or a run without games."""
     path = Path(run_dir)
     if not path.is_dir():
         raise RunDataError(f"{path}: no such run directory")
@@ -72,17 +128,15 @@ def open_run(run_dir: Path | str) -> RunTables:
         data = store.load(path)
     except FileNotFoundError:
         raise RunDataError(f"{path}: not a run directory (no manifest.json)") from None
-    games = data.games.drop("cell", strict=False).sort(_GAME_KEYS).collect()
-    errors = 0 if data.errors is None else data.errors.select(pl.len()).collect().item()
-    if games.height == 0:
+    games = data.games
+    cells = collect(
+        games.group_by("cell_id").agg(pl.len().alias("n"), *(pl.col(c).first() for c in ("players", *CELL_COLUMNS)))
+    )
+    errors = 0 if data.errors is None else collect(data.errors.select(pl.len())).item()
+    if cells.height == 0:
         detail = f"only errors ({errors} game(s) raised, see {path / 'errors'})" if errors else "no games"
         raise RunDataError(f"{path}: the run has {detail}; nothing to report")
-    players = (
-        data.players.drop("cell", strict=False)
-        .join(games.lazy().select(*_GAME_KEYS, *_JOINED), on=list(_GAME_KEYS), how="left")
-        .with_columns(order=((pl.col("seat") - pl.col("start_player")) % pl.col("players")).cast(pl.Int8))
-        .sort(*_GAME_KEYS, "seat")
-        .collect()
-    )
-    events = data.events.drop("cell", strict=False) if data.events is not None else None
-    return RunTables(path, games, players, events, errors, data.manifest)
+    players = data.players.join(cells.lazy().select("cell_id", *CELL_COLUMNS), on="cell_id", how="left")
+    events = data.events
+    counts = sorted(cells["players"].unique().to_list())
+    return RunTables(path, games, players, events, errors, data.manifest, int(cells["n"].sum()), counts)

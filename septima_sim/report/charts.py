@@ -75,17 +75,17 @@ def seat_bars(seats: pl.DataFrame, position: str, label: str) -> bytes:
         return png(fig)
 
 
-def distributions(players: pl.DataFrame, games: pl.DataFrame) -> bytes:
-    """Final Wisdom per player and winning margin, one line per player count."""
+def distributions(wisdom: pl.DataFrame, margin: pl.DataFrame) -> bytes:
+    """Final Wisdom per player and winning margin, one line per player count, from (players, value, count)
+    tables."""
     with figure(7.5, 3.2) as fig:
         left, right = fig.subplots(1, 2)
-        for i, n in enumerate(sorted(players["players"].unique().to_list())):
-            for ax, values in (
-                (left, players.filter(pl.col("players") == n)["wisdom"]),
-                (right, games.filter(pl.col("players") == n)["margin"]),
-            ):
+        for i, n in enumerate(sorted(wisdom["players"].unique().to_list())):
+            for ax, table in ((left, wisdom), (right, margin)):
+                sub = table.filter(pl.col("players") == n).drop_nulls("value")
+                values = sub["value"].to_numpy().astype(int)
                 lo, hi = int(values.min()), int(values.max())
-                counts = np.bincount(values.to_numpy() - lo, minlength=hi - lo + 1)
+                counts = np.bincount(values - lo, weights=sub["count"].to_numpy(), minlength=hi - lo + 1)
                 ax.step(np.arange(lo, hi + 1), counts / counts.sum() * 100, where="mid", color=f"C{i}", label=f"{n}p")
         left.set(title="Final Wisdom per player", xlabel="Wisdom", ylabel="share of players (%)")
         right.set(title="Winning margin (first minus second)", xlabel="points", ylabel="share of games (%)")

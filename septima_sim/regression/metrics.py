@@ -1,0 +1,128 @@
+"""The compared quantities: per-game values of every metric of every cell, baseline and current paired by game
+index, plus the module effects (on minus off)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+import numpy as np
+import polars as pl
+
+from septima_sim.analysis.expansions import AXES
+from septima_sim.experiment import Cell, Experiment
+from septima_sim.regression.outcomes import Outcomes
+
+MODULE_AXES: tuple[str, ...] = AXES
+"""Boolean axes whose on-minus-off effect (paired by game index) is compared when the config has both values."""
+EFFECT_OF: tuple[str, ...] = ("winning_score", "decisions")
+
+MetricKind = Literal[
+    "win_rate",
+    "solo_win_rate",
+    "winning_score",
+    "winning_score_sd",
+    "margin",
+    "turns",
+    "decisions",
+    "tie_rate",
+    "suspicion_end",
+    "capture_rate",
+    "effect_winning_score",
+    "effect_decisions",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """One compared quantity: per-game values in the baseline (``x``) and now (``y``), paired by game index."""
+
+    id: str
+    kind: str
+    x: np.ndarray
+    y: np.ndarray
+    spread: bool = False
+    binary: bool = False
+
+
+def _seat_mean(frame: pl.DataFrame, column: str, expr: Callable[[pl.Expr], pl.Expr] = lambda e: e) -> pl.Series:
+    cols = [c for c in frame.columns if c.rsplit("_", 1)[0] == column]
+    return frame.select(pl.mean_horizontal(expr(pl.col(c)).cast(pl.Float64) for c in cols)).to_series()
+
+
+def _series(frame: pl.DataFrame, kind: str, seat: int = 0) -> pl.Series | None:
+    """The per-game values of a metric kind in one cell (None when the cell has no such column)."""
+    column = {
+        "win_rate": f"won_{seat}",
+        "solo_win_rate": "solo_won",
+        "winning_score": "winning_score",
+        "winning_score_sd": "winning_score",
+        "margin": "margin",
+        "turns": "turns",
+        "decisions": "decisions",
+        "tie_rate": "tie",
+    }.get(kind)
+    if kind == "suspicion_end":
+        return _seat_mean(frame, "suspicion_end")
+    if kind == "capture_rate":
+        return _seat_mean(frame, "captures", lambda e: e > 0)
+    return frame[column] if column in frame.columns else None
+
+
+_CELL_KINDS: tuple[str, ...] = tuple(k for k in get_args(MetricKind) if k != "win_rate" and not k.startswith("effect_"))
+"""Per-cell metric kinds (per-seat win rates and module effects are built separately)."""
+_BINARY = {"win_rate", "solo_win_rate", "tie_rate"}
+
+
+def metrics(exp: Experiment, base: Outcomes, cur: Outcomes) -> list[Metric]:
+    """Every metric of every cell, plus module effects, on the games both sides played (paired by index)."""
+    pairs: dict[str, tuple[pl.DataFrame, pl.DataFrame]] = {}
+    for cell in exp.cells:
+        if cell.id in cur:
+            joined = base[cell.id].join(cur[cell.id].select("game_index"), on="game_index")
+            pairs[cell.id] = (joined, cur[cell.id].join(joined.select("game_index"), on="game_index"))
+    out: list[Metric] = []
+
+    def add(metric_id: str, kind: str, x: pl.Series | None, y: pl.Series | None) -> None:
+        if x is not None and y is not None and len(x):
+            spread = kind.endswith("_sd")
+            out.append(
+                Metric(metric_id, kind, x.to_numpy().astype(float), y.to_numpy().astype(float), spread, kind in _BINARY)
+            )
+
+    for cell in exp.cells:
+        if cell.id not in pairs:
+            continue
+        b, c = pairs[cell.id]
+        if cell.players > 1:
+            for seat in range(cell.players):
+                add(
+                    f"{cell.id} win_rate[seat {seat}]",
+                    "win_rate",
+                    _series(b, "win_rate", seat),
+                    _series(c, "win_rate", seat),
+                )
+        for kind in _CELL_KINDS:
+            add(f"{cell.id} {kind}", kind, _series(b, kind), _series(c, kind))
+    for axis in MODULE_AXES:
+        for on in exp.cells:
+            off = _module_off(exp, on, axis)
+            if off is None or on.id not in pairs or off.id not in pairs:
+                continue
+            n = min(pairs[on.id][0].height, pairs[off.id][0].height)
+            for of in EFFECT_OF:
+                sides = [(_series(pairs[on.id][i], of), _series(pairs[off.id][i], of)) for i in (0, 1)]
+                if all(a is not None and b is not None for a, b in sides):
+                    xs, ys = (a[:n] - b[:n] for a, b in sides)  # type: ignore[index]
+                    add(f"{on.id} effect[{axis}] on {of}", f"effect_{of}", xs, ys)
+    return out
+
+
+def _module_off(exp: Experiment, on: Cell, axis: str) -> Cell | None:
+    """The cell equal to ``on`` but with module ``axis`` off (None if ``on`` has it off or the config lacks it);
+    turning Omens off also sets the Omen deck to ``none``."""
+    if not getattr(on, axis):
+        return None
+    want = {**on.axis_values(), axis: False, **({"omen_deck": "none"} if axis == "omens" else {})}
+    return next((c for c in exp.cells if c.axis_values() == want), None)

@@ -1,0 +1,160 @@
+"""Paired deltas with intervals, corrected p-values and the verdict per metric; the check that replays a
+baseline and compares."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from scipy import stats
+
+from septima_sim.analysis.stats import bh, bootstrap_replicates, holm, mcnemar_p, normal_p
+from septima_sim.content import load_content
+from septima_sim.regression.baseline import Baseline, read_baseline
+from septima_sim.regression.metrics import Metric, metrics
+from septima_sim.regression.outcomes import Outcomes, merge, play, shard_tasks
+from septima_sim.regression.tolerances import Tolerances, load_tolerances
+
+Verdict = Literal["pass", "shift", "inconclusive"]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the verdict table."""
+
+    metric: str
+    kind: str
+    n: int
+    baseline: float
+    current: float
+    delta: float
+    lo: float
+    hi: float
+    p: float
+    p_adj: float
+    tolerance: float
+    verdict: Verdict
+
+
+def _paired(m: Metric, z: float, resamples: int) -> tuple[float, float, float, float, float, float]:
+    """(baseline, current, delta, standard error, lo, hi) of one metric; spreads (no closed form) use a seeded paired
+    bootstrap in bounded batches (``bootstrap_replicates``), means the standard error of the per-game differences."""
+    if m.spread:
+        base, cur = float(np.std(m.x, ddof=1)), float(np.std(m.y, ddof=1))
+        reps = bootstrap_replicates([m.x, m.y], _sd_change, seed=len(m.x), resamples=resamples)
+        se = float(np.std(reps, ddof=1))
+    else:
+        base, cur = float(m.x.mean()), float(m.y.mean())
+        se = float(np.std(m.y - m.x, ddof=1) / math.sqrt(len(m.x)))
+    delta = cur - base
+    return base, cur, delta, se, delta - z * se, delta + z * se
+
+
+def _sd_change(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per resample (row): standard deviation of y minus that of x."""
+    return np.std(y, axis=1, ddof=1) - np.std(x, axis=1, ddof=1)
+
+
+def _p_value(m: Metric, delta: float, se: float) -> float:
+    if m.binary:
+        d = m.y - m.x
+        return mcnemar_p(int((d > 0).sum()), int((d < 0).sum()))
+    if se > 0:
+        return normal_p(delta, se)
+    return 1.0 if delta == 0 else 0.0
+
+
+def compare(items: list[Metric], tol: Tolerances, looks: int = 1) -> list[Row]:
+    """Paired deltas with intervals, corrected p-values and verdicts; ``looks`` > 1 splits alpha over the looks of
+    a sequential check (each look uses alpha / looks)."""
+    alpha = tol.alpha / looks
+    z = float(stats.norm.ppf(1 - alpha / 2))
+    parts = [_paired(m, z, tol.bootstrap_resamples) for m in items]
+    pvalues = [_p_value(m, part[2], part[3]) for m, part in zip(items, parts, strict=True)]
+    adjusted = (holm if tol.correction == "holm" else bh)(pvalues) if pvalues else []
+    rows = []
+    for m, (base, cur, delta, _, lo, hi), p, p_adj in zip(items, parts, pvalues, adjusted, strict=True):
+        band = tol.band(m.id, m.kind, base)
+        verdict: Verdict = "inconclusive"
+        if -band <= lo and hi <= band:
+            verdict = "pass"
+        elif p_adj < alpha and abs(delta) > band:
+            verdict = "shift"
+        rows.append(Row(m.id, m.kind, len(m.x), base, cur, delta, lo, hi, p, p_adj, band, verdict))
+    return rows
+
+
+# --------------------------------------------------------------------------------------------- check
+@dataclass(slots=True)
+class CheckResult:
+    """The outcome of a check: verdict rows, games played, failures and the provenance of both sides."""
+
+    rows: list[Row]
+    baseline: Baseline
+    content_hash: str
+    games: int
+    games_planned: int
+    looks: int
+    errors: int = 0
+    first_error: str | None = None
+    strict: bool = False
+    alpha: float = 0.05
+
+    @property
+    def shifts(self) -> list[Row]:
+        return [r for r in self.rows if r.verdict == "shift"]
+
+    @property
+    def exit_code(self) -> int:
+        """0 within tolerance, 1 balance shift (or inconclusive with ``strict``), 3 games failed."""
+        if self.errors:
+            return 3
+        if self.shifts or (self.strict and any(r.verdict == "inconclusive" for r in self.rows)):
+            return 1
+        return 0
+
+
+def check(
+    baseline_file: Path,
+    tolerance_file: Path | None = None,
+    jobs: int | None = None,
+    sequential: bool = False,
+    *,
+    strict: bool = False,
+    content: Path | None = None,
+    on_look: Callable[[int, int, list[Row]], None] | None = None,
+) -> CheckResult:
+    """Replay a baseline's config and seeds on the current code and content and compare every metric.
+
+    With ``sequential``, games are played one shard of every cell at a time and the check stops when no metric is
+    inconclusive (``on_look`` is told after each batch)."""
+    tol = load_tolerances(tolerance_file)
+    base = read_baseline(baseline_file, content)
+    tasks = shard_tasks(base.exp)
+    batches = sorted({t.part for t in tasks})
+    looks = len(batches) if sequential else 1
+    groups = [[t for t in tasks if t.part == part] for part in batches] if sequential else [tasks]
+    parts: list[Outcomes] = []
+    planned = sum(t.stop - t.start for t in tasks)
+    result = CheckResult(
+        [], base, load_content(base.exp.content_dir).hash, 0, planned, looks, strict=strict, alpha=tol.alpha
+    )
+    for look, group in enumerate(groups, 1):
+        played = play(group, jobs)
+        result.errors += played.errors
+        result.first_error = result.first_error or played.first_error
+        if result.errors:
+            break
+        parts.append(played.outcomes)
+        current = merge(parts)
+        result.rows = compare(metrics(base.exp, base.outcomes, current), tol, looks)
+        result.games = sum(f.height for f in current.values())
+        if on_look is not None:
+            on_look(look, looks, result.rows)
+        if all(r.verdict != "inconclusive" for r in result.rows):
+            break
+    return result
