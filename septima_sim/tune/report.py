@@ -58,12 +58,13 @@ def history_chart(trials: pl.DataFrame) -> str | None:
         ax.step(complete["number"], best, where="post", color="#c05621", label="best so far")
     ax.set_xlabel("trial")
     ax.set_ylabel("objective (lower is better)")
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="best", fontsize=8, framealpha=0.6)
     return _png(fig)
 
 
 def importances(study: optuna.Study) -> dict[str, float]:
-    """optuna's parameter importances (PED-ANOVA, no scikit-learn needed) over the completed trials; empty with fewer than two."""
+    """optuna's parameter importances (PED-ANOVA, no scikit-learn needed) over the completed trials; empty with
+    fewer than two different ones."""
     complete = [t for t in study.trials if t.state == TrialState.COMPLETE]
     if len(complete) < 2 or len({json.dumps(t.params, sort_keys=True) for t in complete}) < 2:
         return {}

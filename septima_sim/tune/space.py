@@ -54,7 +54,8 @@ def validate(space: Space, content_dir: Path | None, source: str) -> None:
             try:
                 load_content(content_dir, {path: value})
             except ContentError as exc:
-                raise TuneError(f"{source}: space.{path}: {exc}") from None
+                why = str(exc).removeprefix(f"override '{path}': ")
+                raise TuneError(f"{source}: space.{path}: {why}") from None
 
 
 def label(path: str) -> str:
