@@ -89,6 +89,15 @@ def test_planted_asymmetry_is_found_and_confirmed(planted: dict[str, Any]) -> No
     assert planted["stdout"].splitlines()[0].startswith("With serpent tile = [Move")
 
 
+def test_best_pack_holds_the_patch_and_nothing_else(planted: dict[str, Any]) -> None:
+    pack, patched = planted["root"] / "pack", planted["out"] / "best-pack"
+    changed = [f.name for f in sorted(pack.glob("*.toml")) if f.read_text() != (patched / f.name).read_text()]
+    assert changed == ["animals.toml"]
+    animals = {a["id"]: a for a in tomllib.loads((patched / "animals.toml").read_text())["animal"]}
+    best = tomllib.loads((planted["out"] / "best.toml").read_text())["overrides"]
+    assert animals["serpent"]["actions"] == planted["fox"] and [animals["toad"]["max"]] == best["animals.toad.max"]
+
+
 def test_report_is_self_contained_and_opens_with_the_headline(planted: dict[str, Any]) -> None:
     html = (planted["out"] / "report.html").read_text()
     headline = planted["stdout"].splitlines()[0]

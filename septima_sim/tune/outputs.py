@@ -44,7 +44,8 @@ def write_best(cfg: TuneConfig, conf: Confirmation, out: Path) -> Path:
     header = (
         f"# The patch chosen by `septima-sim tune` (study {cfg.name}, trial {conf.best.number}):\n"
         f"# {headline(cfg, conf)}\n"
-        "# Copy the [overrides] block into any experiment config, or run this file to replay the confirmation.\n\n"
+        "# Copy the [overrides] block into any experiment config (or pass --content best-pack, the pack with these\n"
+        "# values written in), or run this file to replay the confirmation.\n\n"
     )
     path = out / "best.toml"
     path.write_text(header + tomli_w.dumps(data))
@@ -136,15 +137,14 @@ def headline(cfg: TuneConfig, conf: Confirmation) -> str:
     claims = "; ".join(_claim(cfg, n, [m.players for m in by_target[n]]) for n in by_target)
     if len(passed) == len(by_target):
         return f"With {what}, {claims} (confirmed on {games})."
-    failed = [n for n, ms in by_target.items() if any(m.verdict == "fail" for m in ms)]
+    failed = any(m.verdict == "fail" for m in best.measures)
     worst = max(best.measures, key=lambda m: m.loss)
     detail = (
-        f"{worst.target} at {worst.players} players: {worst.metric:.1f} [{worst.ci_low:.1f}, {worst.ci_high:.1f}], "
-        f"baseline {_baseline(conf, worst):.1f}"
+        f"{_METRIC[worst.target]} at {worst.players} players {worst.metric:.1f} "
+        f"[{worst.ci_low:.1f}, {worst.ci_high:.1f}], baseline {_baseline(conf, worst):.1f}"
     )
-    verdict = "not met" if failed else "not confirmed"
-    return f"With {what}, the targets are {verdict} ({detail}; {games}): {claims} is the aim."
-
+    verdict = "it is not true" if failed else "it is not confirmed"
+    return f"With {what}, {verdict} that {claims}: {detail} ({games})."
 
 
 def _baseline(conf: Confirmation, m: Measure) -> float:

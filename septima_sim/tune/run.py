@@ -6,11 +6,12 @@ Layout of the folder::
     study.sqlite3        the optuna study (RDB storage; optuna-dashboard opens it)
     trials/<n>/          one run directory per trial (the runner's Parquet)
     confirm/<label>/     the baseline and each candidate on the fresh seeds
-    best.toml  trials.csv  confirmation.csv  report.html
+    best.toml  best-pack/  trials.csv  confirmation.csv  report.html
 """
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from septima_sim import runner
-from septima_sim.tune import config, confirm, outputs, report, study, targets
+from septima_sim.tune import config, confirm, outputs, patch, report, study, targets
 from septima_sim.tune.schema import TuneConfig, TuneError
 
 RESOLVED = "tune.toml"
@@ -39,6 +40,7 @@ class Result:
     games: int
     best: Path
     report: Path
+    pack: Path | None
 
 
 def prepare(
@@ -61,7 +63,10 @@ def reopen(out: Path, *, trials: int | None) -> TuneConfig:
     """The tune of an existing folder, to continue (``trials`` raises or lowers the total)."""
     if not (out / RESOLVED).is_file() or not (out / study.STUDY_FILE).is_file():
         raise TuneError(f"--resume {out}: not a tune folder (needs {RESOLVED} and {study.STUDY_FILE})")
-    return config.load(out / RESOLVED, trials=trials)
+    cfg = config.load(out / RESOLVED, trials=trials)
+    if trials is not None:  # the new total is the study's from now on
+        (out / RESOLVED).write_text(tomli_w.dumps(cfg.model_dump(exclude_none=True)))
+    return cfg
 
 
 def execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, quiet: bool = False) -> Result:
@@ -97,5 +102,10 @@ def execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, q
     frame.write_csv(out / "trials.csv")
     outputs.confirmation_frame(confirmed).write_csv(out / "confirmation.csv")
     best = outputs.write_best(cfg, confirmed, out)
+    pack_dir = out / "best-pack"
+    if pack_dir.exists():
+        shutil.rmtree(pack_dir)
+    content = Path(cfg.content) if cfg.content else None
+    pack = pack_dir if patch.write_pack(content, confirmed.best.values, pack_dir) else None
     page = report.write_report(the_study, cfg, confirmed, out)
-    return Result(out, outputs.headline(cfg, confirmed), frame.height, int(frame["games"].sum()), best, page)
+    return Result(out, outputs.headline(cfg, confirmed), frame.height, int(frame["games"].sum()), best, page, pack)

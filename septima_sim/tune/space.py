@@ -59,10 +59,11 @@ def validate(space: Space, content_dir: Path | None, source: str) -> None:
 
 
 def label(path: str) -> str:
-    """A designer's name for a path: ``animals.goat.actions`` -> ``goat tile``."""
+    """A designer's name for a path: ``animals.goat.actions`` -> ``goat tile``, ``animals.owl.amount`` -> ``owl
+    amount``."""
     parts = path.split(".")
-    if len(parts) == 3 and parts[0] == "animals" and parts[2] == "actions":
-        return f"{parts[1]} tile"
+    if len(parts) == 3 and parts[0] == "animals":
+        return f"{parts[1]} tile" if parts[2] == "actions" else f"{parts[1]} {parts[2]}"
     return path
 
 
