@@ -231,6 +231,17 @@ def test_resume_of_a_folder_that_is_no_tune_exits_2(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------------------------- units
+def test_shipped_tune_files_are_valid() -> None:
+    from septima_sim.experiment import default_config
+    from septima_sim.tune import config
+
+    shipped = sorted(default_config().parent.glob("tune-*.toml"))
+    assert shipped
+    for path in shipped:
+        cfg = config.load(path)
+        assert cfg.space and cfg.targets.named(), path
+
+
 def test_rungs_grow_by_the_reduction_factor_and_end_at_full_fidelity() -> None:
     assert Budget(games=1000, min_games=100, reduction=3).rungs() == [100, 300, 900, 1000]
     assert Budget(games=1000, min_games=100, reduction=3, pruner="none").rungs() == [1000]
