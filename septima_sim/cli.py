@@ -399,8 +399,9 @@ def ladder(
     epilog="Examples:\n\n  septima-sim tune configs/tune-gray-seat.toml --jobs 2\n\n"
     "  septima-sim tune my-tune.toml --trials 20 --games 400 --seed 7 --out tunes/mine\n\n"
     "  septima-sim tune --resume tunes/mine --trials 40        (continue the study up to 40 trials)\n\n"
-    "Writes best.toml (the patch as an [overrides] block), trials.csv, confirmation.csv, study.sqlite3 "
-    "(optuna-dashboard opens it) and report.html into --out. See docs/tune.md."
+    "Writes best.toml (the patch as an overrides block), best-pack/ (the content pack with it written in), "
+    "trials.csv, confirmation.csv, study.sqlite3 (optuna-dashboard opens it) and report.html into --out. "
+    "See docs/tune.md."
 )
 def tune(
     tune_file: Annotated[

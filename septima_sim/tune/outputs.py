@@ -139,12 +139,22 @@ def headline(cfg: TuneConfig, conf: Confirmation) -> str:
         return f"With {what}, {claims} (confirmed on {games})."
     failed = any(m.verdict == "fail" for m in best.measures)
     worst = max(best.measures, key=lambda m: m.loss)
-    detail = (
-        f"{_METRIC[worst.target]} at {worst.players} players {worst.metric:.1f} "
-        f"[{worst.ci_low:.1f}, {worst.ci_high:.1f}], baseline {_baseline(conf, worst):.1f}"
-    )
     verdict = "it is not true" if failed else "it is not confirmed"
-    return f"With {what}, {verdict} that {claims}: {detail} ({games})."
+    return f"With {what}, {verdict} that {claims}: {_found(worst, _baseline(conf, worst))}, on {games}."
+
+
+def _found(m: Measure, baseline: float) -> str:
+    """What the confirmation measured for one target, in words."""
+    interval = f"[{m.ci_low:.1f}, {m.ci_high:.1f}]"
+    at = f"at {m.players} players"
+    if m.target == "seat_fairness":
+        return f"the worst seat is {m.metric:.1f} points from fair {interval} {at} (baseline {baseline:.1f})"
+    if m.target == "first_player":
+        return f"the start player wins {m.metric:.1f}% {interval} {at} (baseline {baseline:.1f}%)"
+    if m.target == "skill_gap":
+        return f"the stronger persona is {m.metric:.1f} points ahead {interval} {at} (baseline {baseline:.1f})"
+    what = "winning score" if m.target == "winning_score" else "game length (decisions)"
+    return f"the mean {what} is {m.metric:.1f} {interval} {at} (baseline {baseline:.1f})"
 
 
 def _baseline(conf: Confirmation, m: Measure) -> float:
