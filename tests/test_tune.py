@@ -162,6 +162,7 @@ def test_resume_continues_the_study_and_retries_an_interrupted_trial(small: dict
     assert trials[left.number].state == optuna.trial.TrialState.FAIL
     assert trials[left.number + 1].params == left.params  # tried again first
     assert trials[left.number + 1].state == optuna.trial.TrialState.COMPLETE
+    assert "Trade-off between targets" in (small["first"] / "report.html").read_text()  # two targets: Pareto front
 
 
 def test_same_seed_gives_the_same_study(small: dict[str, Path]) -> None:
@@ -273,3 +274,46 @@ def test_seat_fairness_verdict_follows_the_intervals(wins: int, games: int, verd
     (m,) = measure(targets, {"seat_fairness": [2]}, players, pl.DataFrame(), with_ci=True)
     assert m.verdict == verdict
     assert m.metric == pytest.approx(abs(wins / games - 0.5) * 100)
+
+
+def synthetic(rows: list[tuple[int, int, str, int, bool]]) -> pl.DataFrame:
+    """A players frame from (game, seat, policy, rank, won) at 2 players."""
+    return pl.DataFrame(
+        [{"cell_id": "c", "game_index": g, "players": 2, "seat": s, "policy": p, "rank": r, "won": w}
+         for g, s, p, r, w in rows]
+    )
+
+
+def test_skill_gap_first_player_and_constraints() -> None:
+    from septima_sim.tune.schema import FirstPlayer, Range, SkillGap
+    from septima_sim.tune.targets import CONSTRAINT_PENALTY, objective
+
+    # balanced ahead in 2 of 4 games and tied in one: 2.5 / 4 = 62.5%, 12.5 points above 50
+    players = synthetic([(0, 0, "balanced", 1, True), (0, 1, "random", 2, False),
+                         (1, 0, "random", 1, True), (1, 1, "balanced", 2, False),
+                         (2, 0, "balanced", 1, True), (2, 1, "random", 1, True),
+                         (3, 0, "random", 2, False), (3, 1, "balanced", 1, True)])
+    games = pl.DataFrame({"players": [2] * 4, "start_player": [0, 0, 1, 1], "winner_seats": [[0], [0], [0, 1], [1]],
+                          "winning_score": [50, 60, 70, 80], "decisions": [300] * 4})
+    skill = SkillGap(stronger="balanced", weaker="random", min=40.0)
+    targets = Targets(skill_gap=skill, first_player=FirstPlayer(band=10.0, target=50.0),
+                      winning_score=Range(low=70.0, high=80.0, constraint=True))
+    at = {"skill_gap": [2], "first_player": [2], "winning_score": [2]}
+    by = {m.target: m for m in measure(targets, at, players, games)}
+    assert by["skill_gap"].metric == pytest.approx(12.5) and by["skill_gap"].loss == pytest.approx(27.5 / 40)
+    assert by["first_player"].metric == pytest.approx(100.0)  # the start player won every game
+    assert by["winning_score"].excess == pytest.approx(5 / 10)  # mean 65 is half a range width below 70
+    expected = 27.5 / 40 + by["first_player"].loss + CONSTRAINT_PENALTY * 0.5
+    assert objective(targets, list(by.values())) == pytest.approx(expected)
+
+
+def test_cmaes_sampler_is_used_for_a_numeric_space(tmp_path: Path) -> None:
+    import optuna
+
+    from septima_sim.tune import config, study
+
+    tune = write_tune(tmp_path / "c.toml", name="c", base=BASE, targets=TARGETS,
+                      space={"suspicion.start": {"low": 0, "high": 4}, "actions.plead.wisdom": {"low": 0, "high": 4}},
+                      budget={"sampler": "cmaes", "confirm_games": 400})
+    s = study.open_study(config.load(tune), tmp_path)
+    assert isinstance(s.sampler, optuna.samplers.CmaEsSampler)
