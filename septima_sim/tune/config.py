@@ -16,12 +16,9 @@ from septima_sim.tune.schema import Choices, FirstPlayer, SeatFairness, SkillGap
 def load(path: Path, *, trials: int | None = None, games: int | None = None, seed: int | None = None) -> TuneConfig:
     """Read and validate a tune file; CLI options override its budget and seed; the content folder becomes absolute."""
     data = read(path)
-    budget = data.setdefault("budget", {}) if isinstance(data.get("budget", {}), dict) else data.get("budget")
-    if isinstance(budget, dict):
-        if trials is not None:
-            budget["trials"] = trials
-        if games is not None:
-            budget["games"] = games
+    budget = data.setdefault("budget", {})
+    if isinstance(budget, dict):  # (anything else is reported by the schema)
+        budget.update({k: v for k, v in (("trials", trials), ("games", games)) if v is not None})
     if seed is not None:
         data["seed"] = seed
     if isinstance(data.get("content"), str) and not Path(data["content"]).is_absolute():
