@@ -74,8 +74,13 @@ def execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, q
     at = targets.counts(cfg.targets, cfg.base.players)
     the_study = study.open_study(cfg, out)
     progress = Progress(
-        TextColumn("[bold]tune {task.fields[name]}"), BarColumn(), MofNCompleteColumn(), TextColumn("trials"),
-        TextColumn("best {task.fields[best]}"), TimeElapsedColumn(), console=console, disable=quiet,
+        TextColumn("[bold]tune {task.fields[name]}{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("trials, best {task.fields[best]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet,
     )
 
     def best_text() -> str:
@@ -92,7 +97,7 @@ def execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, q
                            lambda _t: progress.update(bar, completed=study.finished(the_study), best=best_text()))
             if not confirm.candidates(the_study, 1):
                 raise TuneError(f"{out}: no trial completed, nothing to confirm (see trials.csv)")
-            progress.update(bar, description="confirming")
+            progress.update(bar, description=": confirming on fresh seeds")
             confirmed = confirm.confirm(the_study, cfg, out, console, at)
     except (KeyboardInterrupt, runner.RunInterrupted):
         raise TuneInterrupted(f"interrupted; continue with: septima-sim tune --resume {out}") from None
