@@ -395,6 +395,58 @@ def ladder(
     typer.echo(str(out))
 
 
+@app.command(
+    epilog="Examples:\n\n  septima-sim tune configs/tune-gray-seat.toml --jobs 2\n\n"
+    "  septima-sim tune my-tune.toml --trials 20 --games 400 --seed 7 --out tunes/mine\n\n"
+    "  septima-sim tune --resume tunes/mine --trials 40        (continue the study up to 40 trials)\n\n"
+    "Writes best.toml (the patch as an overrides block), best-pack/ (the content pack with it written in), "
+    "trials.csv, confirmation.csv, study.sqlite3 (optuna-dashboard opens it) and report.html into --out. "
+    "See docs/tune.md."
+)
+def tune(
+    tune_file: Annotated[
+        Path | None, typer.Argument(help="Tune file (TOML): base experiment, search space, targets, budget.")
+    ] = None,
+    trials: Annotated[int | None, typer.Option("--trials", help="Trials in all (overrides budget.trials).")] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Games per cell of a trial at full fidelity (budget.games).")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Study and game seed (overrides the file).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Tune folder (default: runs/tune-<name>-<time>).")
+    ] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue the study of a tune folder.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Search content values that meet balance targets (optuna), confirm the best on fresh seeds, write a patch."""
+    from rich.console import Console
+
+    from septima_sim import tune as tuning
+
+    if (trials is not None and trials <= 0) or (games is not None and games <= 0) or jobs == 0:
+        raise UserError("--trials, --games and --jobs must be positive")
+    if (resume is None) == (tune_file is None):
+        raise UserError("give a TUNE_FILE to start a study, or --resume DIR to continue one (not both)")
+    if resume is not None and (games is not None or seed is not None or out is not None):
+        raise UserError("--resume continues a study as configured: only --trials, --jobs and --quiet apply")
+    console = Console(stderr=True)
+    try:
+        if resume is not None:
+            cfg, folder = tuning.reopen(resume, trials=trials), resume
+        else:
+            assert tune_file is not None
+            cfg, folder = tuning.prepare(tune_file, out=out, trials=trials, games=games, seed=seed)
+        result = tuning.execute(cfg, folder, jobs=jobs, console=console, quiet=quiet)
+    except tuning.TuneError as exc:
+        raise UserError(str(exc)) from None
+    except tuning.TuneInterrupted as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(130) from None
+    typer.echo(result.headline)
+    typer.echo(str(result.out))
+
+
 def main() -> None:
     """Console entry point: maps bad input to exit code 2 with a one-line message."""
     try:

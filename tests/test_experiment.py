@@ -55,7 +55,8 @@ def test_shipped_configs_are_valid_toml_and_default_is_playable() -> None:
         (True, True),
     }
     for path in sorted(default_config().parent.glob("*.toml")):
-        assert load_experiment(path).cells, path
+        if not path.name.startswith("tune-"):  # tune files (septima-sim tune) are checked in test_tune.py
+            assert load_experiment(path).cells, path
 
 
 BAD = [

@@ -1,0 +1,78 @@
+"""Play one candidate: an ordinary experiment (the base matrix with the candidate's values as single-value
+``[overrides]``) through the project's runner into its own run directory, and read its games back with polars.
+
+Every trial plays game indices 0..N-1 of the same root seed (common random numbers). A later rung of successive
+halving raises N in the same run directory: the shards already played are kept and only the new ones are played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import tomli_w
+from rich.console import Console
+
+from septima_sim import runner, store
+from septima_sim.experiment import Experiment, ExperimentError, build
+from septima_sim.tune.schema import TuneConfig, TuneError
+
+PLAYER_COLUMNS = ("cell_id", "game_index", "players", "seat", "colour", "policy", "won", "rank")
+GAME_COLUMNS = ("cell_id", "game_index", "players", "start_player", "winner_seats", "winning_score", "decisions")
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A candidate's games: one row per seat and one per game, and how many games raised."""
+
+    players: pl.DataFrame
+    games: pl.DataFrame
+    errors: int
+
+
+def experiment(
+    cfg: TuneConfig, *, name: str, games: int, seed: int, overrides: dict[str, Any], shard_size: int | None = None,
+    source: str = "tune",
+) -> Experiment:
+    """The run config of one candidate (``overrides`` empty = the untouched baseline)."""
+    data: dict[str, Any] = {
+        "name": name,
+        "games_per_cell": games,
+        "seed": seed,
+        "shard_size": shard_size or cfg.budget.shard_size(),
+        "matrix": cfg.base.model_dump(),
+        "lineups": cfg.lineups,
+        "overrides": {path: [value] for path, value in overrides.items()},
+    }
+    if cfg.content is not None:
+        data["content"] = cfg.content
+    try:
+        return build(data, source)
+    except ExperimentError as exc:
+        raise TuneError(str(exc).replace(f"{source}: matrix.", f"{source}: base.")) from None
+
+
+def play(exp: Experiment, run_dir: Path, console: Console) -> Played:
+    """Play the experiment into ``run_dir``: a fresh run directory, or the same one grown to more games (or left
+    unfinished by an interrupted tune), keeping the shards it holds."""
+    if (run_dir / "manifest.json").is_file():
+        manifest = store.read_manifest(run_dir)
+        manifest["config"] = exp.resolved()
+        manifest["config_hash"] = exp.hash
+        (run_dir / "config.toml").write_text(tomli_w.dumps(exp.resolved()))
+        store.remove_partials(run_dir)
+    else:
+        manifest = runner.create_run_dir(exp, run_dir, force=False, events=False)
+    summary = runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=True)
+    return read(run_dir, summary.errors)
+
+
+def read(run_dir: Path, errors: int = 0) -> Played:
+    """The columns the targets need, from a run directory's Parquet."""
+    players = store.scan(run_dir, "players")
+    games = store.scan(run_dir, "games")
+    if players is None or games is None:
+        raise TuneError(f"{run_dir}: every game raised; see {run_dir / 'errors'}")
+    return Played(players.select(PLAYER_COLUMNS).collect(), games.select(GAME_COLUMNS).collect(), errors)
