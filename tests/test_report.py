@@ -203,3 +203,23 @@ def test_compare_without_shared_seeds_is_unpaired(run_dir: Path, tmp_path: Path)
         assert (table["delta"] == 0).all() and (table["n_a"] == table["n_b"]).all()
     spread = outcomes.filter(pl.col("metric") == "winning_score")
     assert ((spread["lo"] < 0) & (spread["hi"] > 0)).all()
+
+
+def test_seat_headlines_link_a_typical_game_of_the_seat_that_replays(report, run_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Each seat headline links a replay page of a game where that seat had its usual outcome (issue 18)."""
+    html = report.html.read_text()
+    pattern = r'<a class="example" href="(games/[^"]+)" data-testid="example-game" title="([^"]+)">watch ([^<]+)<'
+    links = re.findall(pattern, html)
+    assert len(links) >= 2  # one per player count at least
+    players = pl.scan_parquet(str(run_dir / "players" / "**" / "*.parquet"), hive_partitioning=True).collect()
+    for href, where, label in links:
+        page = report.out_dir / href
+        assert page.is_file() and "data-testid=\"board\"" in page.read_text()
+        cell, index = where.rsplit(":", 1)
+        outcome = re.match(r"a typical (win|loss) of seat (\d)", label)
+        if outcome:
+            row = players.filter(
+                (pl.col("cell_id") == cell) & (pl.col("game_index") == int(index)) & (pl.col("seat") == int(outcome[2]))
+            )
+            assert row["won"].item() == (outcome[1] == "win")
+    assert "games/" in (report.out_dir / "summary.md").read_text()

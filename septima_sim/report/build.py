@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 from jinja2 import Environment, PackageLoader
 
 from septima_sim import analysis
 from septima_sim.analysis import RunTables, Settings
+from septima_sim.report.examples import Example, component_examples, seat_examples, write_examples
 from septima_sim.report.headlines import headlines
 from septima_sim.report.page import Builder, Report
 from septima_sim.report.sections import (
@@ -57,11 +59,35 @@ def build_report(
     methods.add(b, run)
     lines = headlines(pooled, order, cells, comps, mods, solo_tables)
     out = Path(out_dir) if out_dir else run.path / "report"
-    return _write(out, run, other, b, lines, notice)
+    links = write_examples(run, _wanted_examples(run, pooled, comps, lines), out)
+    return _write(out, run, other, b, lines, notice, links)
+
+
+def _wanted_examples(
+    run: RunTables, pooled: pl.DataFrame, comps: pl.DataFrame, lines: list[str]
+) -> dict[str, tuple[str, str, int]]:
+    """The example game wanted for each headline line: the seat lines come first, one per player count (in
+    ``pooled``'s order); component lines start with "<kind> <item>:"."""
+    wanted: dict[str, tuple[str, str, int]] = {}
+    seat = seat_examples(run, pooled)
+    for line, players in zip(lines, pooled["players"].unique(maintain_order=True).to_list(), strict=False):
+        if players in seat:
+            wanted[line] = seat[players]
+    for (kind, item), example in component_examples(run, comps).items():
+        line = next((x for x in lines if x.startswith(f"{kind} {item}:")), None)
+        if line is not None:
+            wanted[line] = example
+    return wanted
 
 
 def _write(
-    out: Path, run: RunTables, other: RunTables | None, b: Builder, lines: list[str], notice: str | None
+    out: Path,
+    run: RunTables,
+    other: RunTables | None,
+    b: Builder,
+    lines: list[str],
+    notice: str | None,
+    links: dict[str, list[Example]],
 ) -> Report:
     """Charts, CSV tables, then report.html and summary.md (every value HTML-escaped by the template engine)."""
     (out / "charts").mkdir(parents=True, exist_ok=True)
@@ -87,6 +113,7 @@ def _write(
         "title": title,
         "notice": notice,
         "headlines": lines,
+        "links": links,
         "sections": b.sections,
         "games": run.games_count,
         "settings": b.settings,

@@ -1,0 +1,103 @@
+"""Example games for the headlines: replay pages written next to ``report.html`` and linked from the findings.
+
+For each seat headline (the seat furthest from fair at a player count): a typical game of that seat's usual outcome
+(a loss when it wins less than fair, a win when it wins more). For each flagged player-level component: a typical win
+of a player who held it. "Typical" is the candidate game with the median winning margin (lowest cell and game index
+on ties), so the page shows neither a fluke nor a blow-out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from septima_sim.analysis import RunTables
+from septima_sim.analysis.components import KINDS
+from septima_sim.analysis.data import collect
+
+MAX_COMPONENT_EXAMPLES = 5
+"""At most this many component findings get an example game (the report's top flagged rows)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One example game: what it shows, where it comes from, and the page written for it (relative to the report)."""
+
+    label: str
+    cell_id: str
+    game_index: int
+    href: str
+
+
+def _typical(candidates: pl.LazyFrame, games: pl.LazyFrame) -> tuple[str, int] | None:
+    """The (cell, game index) of the candidate game with the median winning margin."""
+    ranked = collect(
+        candidates.select("cell_id", "game_index")
+        .unique()
+        .join(games.select("cell_id", "game_index", "margin"), on=["cell_id", "game_index"])
+        .sort("margin", "cell_id", "game_index")
+    )
+    if ranked.is_empty():
+        return None
+    row = ranked.row(ranked.height // 2, named=True)
+    return str(row["cell_id"]), int(row["game_index"])
+
+
+def seat_examples(run: RunTables, pooled: pl.DataFrame) -> dict[int, tuple[str, str, int]]:
+    """Per player count: (label, cell, game index) of a typical game of the seat furthest from fair."""
+    found: dict[int, tuple[str, str, int]] = {}
+    for (players,), grp in pooled.group_by("players", maintain_order=True):
+        if int(players) < 2:
+            continue
+        worst = grp.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
+        loses = worst["delta"] < 0
+        candidates = run.players.filter(
+            (pl.col("players") == players) & (pl.col("seat") == worst["seat"]) & (pl.col("won") != loses)
+        )
+        game = _typical(candidates, run.games)
+        if game is not None:
+            label = f"a typical {'loss' if loses else 'win'} of seat {worst['seat']}"
+            found[int(players)] = (label, *game)
+    return found
+
+
+def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, str], tuple[str, str, int]]:
+    """Per flagged player-level component (kind, item): a typical win of a player who held it."""
+    columns = {k.name: k.column for k in KINDS if not k.game_level}
+    names = run.players.collect_schema().names()
+    found: dict[tuple[str, str], tuple[str, str, int]] = {}
+    if comps.is_empty():
+        return found
+    for r in comps.filter(pl.col("flagged") & ~pl.col("game_level")).head(MAX_COMPONENT_EXAMPLES).iter_rows(named=True):
+        column = columns.get(r["kind"])
+        if column is None or column not in names:
+            continue
+        candidates = run.players.filter(pl.col("won") & pl.col(column).list.contains(r["item"]))
+        game = _typical(candidates, run.games)
+        if game is not None:
+            found[(r["kind"], r["item"])] = (f"a typical win with {r['kind']} {r['item']}", *game)
+    return found
+
+
+def write_examples(run: RunTables, wanted: dict[str, tuple[str, str, int]], out: Path) -> dict[str, list[Example]]:
+    """Write one replay page per wanted example into ``out/games/`` and return the links per headline line.
+
+    A game that cannot be replayed (e.g. the run's content pack has moved) is skipped, never fatal to the report."""
+    from septima_sim.replay import write_game_page
+
+    links: dict[str, list[Example]] = {}
+    written: dict[tuple[str, int], str] = {}
+    for line, (label, cell_id, index) in wanted.items():
+        href = written.get((cell_id, index))
+        if href is None:
+            href = f"games/game-{len(written) + 1}.html"
+            try:
+                (out / "games").mkdir(parents=True, exist_ok=True)
+                write_game_page(run.path, cell_id, index, out / href)
+            except Exception:  # a replay failure must not cost the designer the whole report
+                continue
+            written[(cell_id, index)] = href
+        links.setdefault(line, []).append(Example(label, cell_id, index, href))
+    return links
