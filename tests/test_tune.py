@@ -203,8 +203,8 @@ def test_bad_tune_file_is_one_line_and_writes_nothing(tmp_path: Path, changes: d
     ("changes", "message"),
     [
         ({"space": {"animals.goat.actions": {"choices": [["fly", "move", "move", "move"], WEAK]}}},
-         "needs 4 known actions"),
-        ({"space": {"suspicion.start": {"low": 1.5, "high": 3}}}, "expected int, got 1.5"),
+         "unknown action 'fly'"),
+        ({"space": {"suspicion.start": {"low": 1.5, "high": 3}}}, "should be a valid integer (got 1.5)"),
         ({"space": {"suspicion.start": {"low": 3, "high": 1}}}, "low must be below high"),
         ({"targets": {"seat_fairness": {"band": 10.0, "players": [3]}}}, "3 not among the base's player counts"),
         ({"targets": {"winning_score": {"low": 80.0, "high": 60.0}}}, "low must be below high"),

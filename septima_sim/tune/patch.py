@@ -16,6 +16,7 @@ import tomlkit
 
 from septima_sim.content import load_content
 from septima_sim.content.loader import BASE_DIR, content_tree
+from septima_sim.content.schema import NAMESPACE_FILE
 
 Location = tuple[str | int, ...]
 
@@ -46,7 +47,7 @@ def _write_one(pack: Path, path: str, value: Any) -> bool:
     parts = path.split(".")
     tree = content_tree(pack)
     current = _get(tree, parts)
-    own = tree["_files"].get(parts[0])
+    own = NAMESPACE_FILE.get(parts[0])
     files = sorted(pack.glob("*.toml"), key=lambda f: f.name != own)
     for file in files:
         text = file.read_text()
