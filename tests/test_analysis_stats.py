@@ -146,28 +146,33 @@ def test_means_and_rates_from_one_lazy_pass_match_numpy() -> None:
         assert (rate["lo"], rate["hi"]) == pytest.approx(wilson(int((x > 12).sum()), x.size))
 
 
-def _games(on_shift: float) -> pl.DataFrame:
-    """Two 2-player cells (Shapeshifting off/on) of 300 games with the same seeds; on adds ``on_shift``."""
+def _games(on_shift: float, module: str = "shapeshifting") -> pl.DataFrame:
+    """Two 2-player cells (``module`` off/on) of 300 games with the same seeds; on adds ``on_shift``. Omens on
+    cells draw a random Omen deck, off cells have none."""
     rng = np.random.default_rng(6)
     score = rng.poisson(40, 300)
     rows = []
-    for ss in (False, True):
+    for on in (False, True):
         for i in range(300):
             rows.append(
                 {
-                    "cell_id": f"p2-ss{int(ss)}", "game_index": i, "seed": 1000 + i, "players": 2, "mode": "full",
-                    "shapeshifting": ss, "omens": False, "lineup": "all-random", "omen_deck": "none",
-                    "winning_score": int(score[i] + (on_shift if ss else 0)), "margin": int(score[i] % 7),
+                    "cell_id": f"p2-{module}{int(on)}", "game_index": i, "seed": 1000 + i, "players": 2,
+                    "mode": "full", "shapeshifting": on and module == "shapeshifting",
+                    "omens": on and module == "omens", "lineup": "all-random",
+                    "omen_deck": "random" if on and module == "omens" else "none",
+                    "winning_score": int(score[i] + (on_shift if on else 0)), "margin": int(score[i] % 7),
                     "decisions": 100, "tie": False, "winner_seats": [i % 2], "start_player": 0,
                 }
             )  # fmt: skip
     return pl.DataFrame(rows)
 
 
-def test_module_effects_pair_cells_by_seed_and_find_the_shift() -> None:
-    table = module_effects(_games(3), Settings())
+@pytest.mark.parametrize("module", ["shapeshifting", "omens"])
+def test_module_effects_pair_cells_by_seed_and_find_the_shift(module: str) -> None:
+    table = module_effects(_games(3, module), Settings())
+    assert table.height == 5  # one pair of cells (the Omen deck differs between omens off and on), five metrics
     score = table.filter(pl.col("metric") == "winning_score").row(0, named=True)
-    assert score["module"] == "shapeshifting" and score["pairs"] == 300
+    assert score["module"] == module and score["pairs"] == 300 and score["other_module_on"] is None
     assert score["delta"] == pytest.approx(3) and score["lo"] == pytest.approx(3) and score["p_adj"] < 0.001
     first = table.filter(pl.col("metric") == "first_player_won").row(0, named=True)
     assert first["off"] == pytest.approx(0.5) and first["delta"] == 0
