@@ -121,9 +121,12 @@ def test_report_command_writes_the_files(
     assert "players (fair" in out
 
 
+RUN_MANIFEST = {"schema": store.MANIFEST_SCHEMA, "schema_version": store.SCHEMA_VERSION, "shards": {}}
+
+
 def _only_errors(path: Path) -> None:
     path.mkdir()
-    (path / "manifest.json").write_text(json.dumps({"run_id": "x"}))
+    (path / "manifest.json").write_text(json.dumps({"run_id": "x", **RUN_MANIFEST}))
     row = {"run_id": ["x"], "cell_id": ["c"], "game_index": [0], "seed": [1], "error": ["boom"]}
     store.write_atomic(path / "errors" / "part-c-00000.parquet", store.parquet_bytes(store.frame("errors", row, 1)))
 
@@ -133,7 +136,7 @@ def _only_errors(path: Path) -> None:
     [
         (lambda p: None, "no such run directory"),
         (lambda p: p.mkdir() or (p / "notes.txt").write_text("hi"), "not a run directory"),
-        (lambda p: p.mkdir() or (p / "manifest.json").write_text("{}"), "the run has no games"),
+        (lambda p: p.mkdir() or (p / "manifest.json").write_text(json.dumps(RUN_MANIFEST)), "the run has no games"),
         (_only_errors, "only errors (1 game(s) raised"),
     ],
     ids=["missing", "foreign", "empty", "only-errors"],

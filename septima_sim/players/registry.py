@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -24,17 +25,28 @@ POLICIES: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 """Built-in persona names and their factories (heuristic personas register here too)."""
 
 
+PERSONA_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+"""Persona names: lowercase letters, digits, ``-`` and ``_`` (they reach tables, reports and replay commands)."""
+
+
+class UnknownPolicyError(ValueError):
+    """A persona name that no factory is registered for (or that is not a valid name)."""
+
+
 def register_personas(personas: dict[str, Weights]) -> None:
-    """Register heuristic personas (e.g. from a user's TOML file, see ``weights.load_personas``) by name."""
+    """Register heuristic personas (e.g. from a user's TOML file, see ``weights.load_personas``) by name; a name
+    outside ``PERSONA_NAME`` raises UnknownPolicyError."""
+    bad = [name for name in personas if not PERSONA_NAME.match(name)]
+    if bad:
+        raise UnknownPolicyError(
+            f"persona name {bad[0]!r} is not allowed (lowercase letters, digits, - and _, starting with a letter or "
+            "digit, at most 64 characters)"
+        )
     for name, weights in personas.items():
         POLICIES[name] = lambda name=name, weights=weights: HeuristicPolicy(name, weights)
 
 
 register_personas(load_personas())
-
-
-class UnknownPolicyError(ValueError):
-    """A persona name that no factory is registered for."""
 
 
 def policy_names() -> list[str]:

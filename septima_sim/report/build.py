@@ -7,6 +7,7 @@ import base64
 import platform
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
@@ -774,6 +775,8 @@ def build_report(
     out_dir: Path | str | None = None,
     compare: Path | str | None = None,
     settings: Settings | None = None,
+    *,
+    notice: str | None = None,
 ) -> Report:
     """Analyse a run and write ``report.html`` (self-contained), ``summary.md``, ``charts/*.png`` and
     ``tables/*.csv`` to ``out_dir`` (default: ``<run>/report``). Raises RunDataError on a bad run directory."""
@@ -795,11 +798,17 @@ def build_report(
         _compare(b, run, other)
     _methods(b, run)
     lines = headlines(pooled, order, cells, comps, mods, solo)
-    return _write(Path(out_dir) if out_dir else run.path / "report", run, other, b, lines, settings)
+    return _write(Path(out_dir) if out_dir else run.path / "report", run, other, b, lines, settings, notice)
 
 
 def _write(
-    out: Path, run: RunTables, other: RunTables | None, b: _Builder, lines: list[str], settings: Settings
+    out: Path,
+    run: RunTables,
+    other: RunTables | None,
+    b: _Builder,
+    lines: list[str],
+    settings: Settings,
+    notice: str | None = None,
 ) -> Report:
     (out / "charts").mkdir(parents=True, exist_ok=True)
     (out / "tables").mkdir(exist_ok=True)
@@ -827,8 +836,13 @@ def _write(
         "games": run.games.height,
         "settings": settings,
     }
+    page = env.get_template("report.html.j2").render(**context)
+    text = env.get_template("summary.md.j2").render(**context)
+    if notice:  # a partial run (cli report --allow-partial): say so before anything else
+        page = page.replace("<body>", f'<body>\n<p class="notice"><strong>{html_escape(notice)}</strong></p>', 1)
+        text = f"**{notice}**\n\n{text}"
     html = out / "report.html"
-    html.write_text(env.get_template("report.html.j2").render(**context), encoding="utf-8")
+    html.write_text(page, encoding="utf-8")
     md = out / "summary.md"
-    md.write_text(env.get_template("summary.md.j2").render(**context), encoding="utf-8")
+    md.write_text(text, encoding="utf-8")
     return Report(out, html, md, chart_paths, csv_paths, lines)
