@@ -48,31 +48,30 @@ def one_line(text: str) -> str:
     return " ".join("".join(chars).split())
 
 
-def _user_errors() -> tuple[type[BaseException], ...]:
-    """Every exception type that means bad input (imported here, after the fact, to keep startup light)."""
-    from septima_sim.analysis import RunDataError
-    from septima_sim.content import ContentError
-    from septima_sim.engine import ConfigError
-    from septima_sim.experiment import ExperimentError
-    from septima_sim.players import PersonaError, UnknownPolicyError
-    from septima_sim.regression import RegressionInputError
-    from septima_sim.run_lock import RunLocked
-    from septima_sim.runner import RunError
-    from septima_sim.store import RunDirError
+_USER_ERRORS: tuple[tuple[str, str], ...] = (
+    ("septima_sim.content", "ContentError"),
+    ("septima_sim.engine", "ConfigError"),
+    ("septima_sim.experiment", "ExperimentError"),
+    ("septima_sim.players", "PersonaError"),
+    ("septima_sim.players", "UnknownPolicyError"),
+    ("septima_sim.regression", "RegressionInputError"),
+    ("septima_sim.analysis", "RunDataError"),
+    ("septima_sim.runner", "RunError"),
+    ("septima_sim.store", "RunDirError"),
+    ("septima_sim.run_lock", "RunLocked"),
+)
+"""(module, exception) pairs that mean bad input."""
 
-    return (
-        UserError,
-        ConfigError,
-        ContentError,
-        ExperimentError,
-        PersonaError,
-        UnknownPolicyError,
-        RegressionInputError,
-        RunDataError,
-        RunError,
-        RunDirError,
-        RunLocked,
-    )
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """Every exception type that means bad input, among the modules loaded (one that was never imported cannot have
+    raised, and importing it just to check would cost a second of start-up)."""
+    found: list[type[BaseException]] = [UserError]
+    for module, name in _USER_ERRORS:
+        kind = getattr(sys.modules.get(module), name, None)
+        if kind is not None:
+            found.append(kind)
+    return tuple(found)
 
 
 def _framework_error(exc: BaseException) -> bool:
