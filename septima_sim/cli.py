@@ -130,6 +130,7 @@ def run(
     from septima_sim.experiment import default_config, load_experiment
 
     _check_counts(games=games, jobs=jobs)
+    runner.check_backend(backend, scheduler)
     console = Console(stderr=True)
     if resume is not None:
         if config is not None or games is not None or seed is not None or events or force or out or content:

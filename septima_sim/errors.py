@@ -105,11 +105,12 @@ def _classify(exc: BaseException) -> tuple[int, str]:
 
 def run_main(call: Callable[[], object], argv: list[str]) -> int:
     """Run the CLI (``call`` is the typer app in non-standalone mode) and return the process exit code."""
-    from septima_sim.stopping import exit_code
+    from septima_sim.stopping import exit_code, sigterm_stops
 
     debug = "--debug" in argv
     try:
-        code = call()
+        with sigterm_stops():  # SIGTERM unwinds like Ctrl-C: locks released, partial files removed, exit 143
+            code = call()
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt) as exc:

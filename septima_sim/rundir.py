@@ -72,6 +72,8 @@ def check_out_dir(run_dir: Path, *, force: bool) -> None:
         raise RunError(f"--out {run_dir}: exists and is not a directory")
     if not force:
         raise RunError(f"output directory {run_dir} exists (use --resume {run_dir} or --force)")
+    if not any(run_dir.iterdir()):
+        return  # an empty folder: nothing to lose
     try:
         store.read_manifest(run_dir)
     except store.RunDirError as exc:

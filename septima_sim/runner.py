@@ -176,21 +176,26 @@ def plan(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> list[Shar
 
 
 # --------------------------------------------------------------------------------------------- backends
+def check_backend(backend: str, scheduler: str | None) -> None:
+    """``local`` or ``dask``; a scheduler address only with dask (RunError otherwise)."""
+    if backend not in ("local", "dask"):
+        raise RunError(f"--backend must be local or dask, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise RunError("--scheduler needs --backend dask")
+
+
 @contextmanager
 def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[str]:
     """Set joblib's backend for the run: ``local`` (loky processes) or ``dask`` (a scheduler or a LocalCluster).
 
     Yields a short description of where the games run.
     """
+    check_backend(backend, scheduler)
     if backend == "local":
-        if scheduler:
-            raise RunError("--scheduler needs --backend dask")
         watchdog = {"initializer": stopping.exit_with_driver, "initargs": (os.getpid(),)}
         with parallel_config(backend="loky", n_jobs=jobs or -1, **watchdog):
             yield f"local, {jobs or 'all'} job(s)"
         return
-    if backend != "dask":
-        raise RunError(f"--backend must be local or dask, got {backend!r}")
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:

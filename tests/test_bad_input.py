@@ -7,14 +7,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(sys.executable).with_name("septima-sim")
+from tests.helpers import script
 
 TINY = """
 name = "tiny"
@@ -33,8 +32,7 @@ Setup = Callable[[Path, dict[str, Path]], None]
 
 def cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """The installed ``septima-sim`` script, run in ``cwd``."""
-    env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env)
+    return script(*args, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +172,7 @@ class Case:
     marks: list[pytest.MarkDecorator] = field(default_factory=list)
 
 
-HOSTILE_LINEUPS = {
+HOSTILE = {
     "traversal": "x/../../../../outside/pwned",
     "shell": "z;touch INJECTED;#",
     "html": "<img src=x onerror=alert(1)>",
@@ -260,10 +258,6 @@ CASES = [
         "name: String should match pattern",
         replaced('name = "tiny"', 'name = "../../evil"'),
     ),
-    *[
-        Case(f"run-{kind}-lineup-name", ["run", "c.toml"], "String should match pattern", hostile_lineup(name))
-        for kind, name in HOSTILE_LINEUPS.items()
-    ],
     Case("run-unknown-lineup", ["run", "c.toml"], "unknown lineup 'nope'", replaced('"all-random"', '"nope"')),
     Case(
         "run-unknown-persona",
@@ -527,3 +521,63 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(case: Case, tmp_path
     assert lines[0].startswith("error: ") and "Traceback" not in out.stderr
     assert case.message in lines[0]
     assert snapshot(tmp_path) == before
+
+
+# ---------------------------------------------------------------------------------------------- hostile names
+NAME_FIELDS: dict[str, Callable[[str], Setup]] = {
+    "run-name": lambda v: replaced('name = "tiny"', f"name = {json.dumps(v)}"),
+    "lineup-name": hostile_lineup,
+    "persona-name": lambda v: replaced('"all-random"', '"mine"', f'[lineups]\nmine = [{json.dumps(v)}, "random"]'),
+    "omen-id": lambda v: replaced("players = [2]", f"players = [2]\nomens = [true]\nomen_deck = [[{json.dumps(v)}]]"),
+}
+
+
+@pytest.mark.parametrize("value", HOSTILE.values(), ids=HOSTILE.keys())
+@pytest.mark.parametrize("name_field", NAME_FIELDS)
+def test_hostile_names_are_refused_and_nothing_is_written_anywhere(
+    name_field: str, value: str, tmp_path: Path, made: dict[str, Path]
+) -> None:
+    work = tmp_path / "a" / "b" / "c" / "d" / "work"  # deep enough for the traversal to land inside tmp_path
+    work.mkdir(parents=True)
+    NAME_FIELDS[name_field](value)(work, made)
+    before = snapshot(tmp_path)
+    out = cli(["run", "c.toml", "--out", "out", "--jobs", "1", "--quiet"], work)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
+    assert snapshot(tmp_path) == before  # no run directory, no outside/pwned, no INJECTED file
+
+
+def test_persona_names_from_a_personas_file_are_checked() -> None:
+    from septima_sim.players import load_personas
+    from septima_sim.players.registry import UnknownPolicyError, register_personas
+
+    balanced = load_personas()["balanced"]
+    for value in HOSTILE.values():
+        with pytest.raises(UnknownPolicyError, match="is not allowed"):
+            register_personas({value: balanced})
+
+
+@pytest.mark.parametrize("run_dir", ["runs/plain", "runs/a;touch INJECTED;#", "runs/$(rm -rf ~)", "runs/it's"])
+def test_replay_commands_are_shell_quoted(run_dir: str) -> None:
+    import shlex
+
+    from septima_sim.runner import replay_command
+
+    command = replay_command(run_dir, "p2-full-ss0-om0-none-all-random", 7)
+    assert shlex.split(command) == [
+        "septima-sim",
+        "play",
+        "--replay",
+        run_dir,
+        "--game",
+        "p2-full-ss0-om0-none-all-random:7",
+    ]
+
+
+@pytest.mark.xfail(strict=False, reason="needs h20 (report template autoescape)")
+def test_report_escapes_a_hostile_run_directory_name(tmp_path: Path, made: dict[str, Path]) -> None:
+    hostile = tmp_path / HOSTILE["html"].replace("/", "")
+    shutil.copytree(made["run"], hostile)
+    out = cli(["report", str(hostile), "--out", "rep"], tmp_path)
+    assert out.returncode == 0, out.stderr
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert "<img src=x" not in page and "&lt;img src=x" in page
