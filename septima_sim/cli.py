@@ -178,10 +178,12 @@ def _check_counts(*, games: int | None = None, jobs: int | None = None, seed: in
         raise UserError(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
 
 
-def _check_out_file(path: Path, option: str) -> None:
-    """An output file option must not name a directory, and its folder must be a directory if it exists."""
-    if path.is_dir():
+def _check_out_path(path: Path, option: str, *, folder: bool = False) -> None:
+    """An output option names a file (not a directory) or a folder (not a file); its parents must be folders."""
+    if not folder and path.is_dir():
         raise UserError(f"{option} {path}: is a directory, expected a file name")
+    if folder and path.exists() and not path.is_dir():
+        raise UserError(f"{option} {path}: exists and is not a directory")
     for parent in path.absolute().parents:
         if parent.exists():
             if not parent.is_dir():
@@ -223,6 +225,8 @@ def report(
 
     if not 0 < tolerance < 100:
         raise UserError(f"--tolerance must be between 0 and 100 percentage points, got {tolerance}")
+    if out is not None:
+        _check_out_path(out, "--out", folder=True)
     notice = _partial_notice(run_dir, allow_partial)
     if compare is not None:
         other = _partial_notice(compare, allow_partial)
@@ -273,7 +277,7 @@ def baseline(
     from septima_sim import regression
 
     _check_counts(games=games, jobs=jobs, seed=seed)
-    _check_out_file(out, "--out")
+    _check_out_path(out, "--out")
     played = regression.baseline(config, out, jobs, games=games, seed=seed, content=content)
     if played.errors:
         typer.echo(f"{played.errors} game(s) raised, no baseline written; first: {played.first_error}", err=True)
@@ -306,7 +310,7 @@ def check(
 
     _check_counts(jobs=jobs)
     if junit is not None:
-        _check_out_file(junit, "--junit")
+        _check_out_path(junit, "--junit")
 
     def progress(look: int, looks: int, rows: list[regression.Row]) -> None:
         if looks > 1:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import re
 import tomllib
 from dataclasses import dataclass
@@ -41,6 +42,9 @@ LINEUP_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
 """Lineup names: letters, digits, ``-`` and ``_`` (they are part of cell ids, hence of file names)."""
 CELL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 """Every cell id, whatever a content pack's Omen ids are: safe as one path component and in a shell command."""
+
+MAX_CELLS = 10_000
+"""Upper bound of the cells of one experiment (the product of the matrix axes and override values)."""
 
 LineupName = Annotated[str, Field(pattern=LINEUP_PATTERN)]
 
@@ -87,6 +91,13 @@ class ExperimentConfig(BaseModel):
     @classmethod
     def _wrap_overrides(cls, value: Any) -> Any:
         return {k: _as_list(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    @model_validator(mode="after")
+    def _override_combinations(self) -> ExperimentConfig:
+        combinations = math.prod(len(values) for values in self.overrides.values())
+        if combinations > MAX_CELLS:
+            raise ValueError(f"overrides: {combinations:,} combinations of values (at most {MAX_CELLS:,} cells)")
+        return self
 
     @model_validator(mode="after")
     def _exclude_keys(self) -> ExperimentConfig:
@@ -205,6 +216,11 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
             except UnknownPolicyError as exc:
                 raise ExperimentError(f"{source}: lineup {name!r}: {exc}") from None
     decks = _omen_decks(cfg.matrix.omen_deck, pack, source)
+    m = cfg.matrix
+    axes = (m.players, m.mode, m.shapeshifting, m.omens, decks, m.lineup, *cfg.overrides.values())
+    size = math.prod(len(axis) for axis in axes)
+    if size > MAX_CELLS:
+        raise ExperimentError(f"{source}: the matrix has {size:,} cells before exclusions (at most {MAX_CELLS:,})")
     cells = _cells(cfg, lineups, decks, source)
     if not cells:
         raise ExperimentError(f"{source}: the exclude rules leave no cell to play")

@@ -420,6 +420,30 @@ CASES = [
     ),
     Case("report-unfinished-run", ["report", "run"], "unfinished run: 4 of 6 games are missing", copy_run(unfinish)),
     Case("report-tolerance-0", ["report", "run", "--tolerance", "0"], "--tolerance must be between", copy_run()),
+    Case(
+        "report-out-is-a-file",
+        ["report", "run", "--out", "f.txt"],
+        "exists and is not a directory",
+        both(copy_run(), write("f.txt", "x")),
+    ),
+    Case(
+        "report-out-under-a-file",
+        ["report", "run", "--out", "f.txt/rep"],
+        "is not a directory",
+        both(copy_run(), write("f.txt", "x")),
+    ),
+    Case(
+        "run-too-many-cells",
+        ["run", "c.toml"],
+        "at most 10,000",
+        config(
+            "[overrides]\n"
+            + "".join(
+                f'"{p}" = {list(range(1, 23))}\n'
+                for p in ("suspicion.start", "omens.threshold.4", "actions.plead.wisdom")
+            )
+        ),
+    ),
     Case("report-compare-missing", ["report", "run", "--compare", "nowhere"], "no such run directory", copy_run()),
     # baseline
     Case("baseline-missing-config", ["baseline", "nope.toml", "--out", "b.json"], "no such config file"),
@@ -581,3 +605,9 @@ def test_report_escapes_a_hostile_run_directory_name(tmp_path: Path, made: dict[
     assert out.returncode == 0, out.stderr
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "<img src=x" not in page and "&lt;img src=x" in page
+
+
+def test_debug_adds_the_traceback_to_a_bad_input(tmp_path: Path) -> None:
+    out = cli(["--debug", "play", "--seed", "-1"], tmp_path)
+    assert out.returncode == 2
+    assert "Traceback" in out.stderr and out.stderr.splitlines()[-1].startswith("error: --seed must be")
