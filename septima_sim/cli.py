@@ -124,21 +124,24 @@ def run(
     debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
 ) -> None:
     """Play an experiment matrix in parallel and write Parquet logs (exit 3 if some games raised)."""
-    from rich.console import Console
-
-    from septima_sim import rundir, runner
     from septima_sim.experiment import default_config, load_experiment
 
     _check_counts(games=games, jobs=jobs)
-    runner.check_backend(backend, scheduler)
-    console = Console(stderr=True)
     if resume is not None:
         if config is not None or games is not None or seed is not None or events or force or out or content:
             raise UserError("--resume continues a run as it was configured: give only RUN_DIR and --jobs/--backend")
+    else:  # the config first: a bad one is reported before the run machinery (polars, joblib) is even imported
+        exp = load_experiment(config or default_config(), games=games, seed=seed, content=content)
+    from rich.console import Console
+
+    from septima_sim import rundir, runner
+
+    runner.check_backend(backend, scheduler)
+    console = Console(stderr=True)
+    if resume is not None:
         exp, manifest, lock = rundir.open_for_resume(resume)
         run_dir = resume
     else:
-        exp = load_experiment(config or default_config(), games=games, seed=seed, content=content)
         run_dir = out or rundir.default_run_dir(exp.config.name)
         rundir.check_out_dir(run_dir, force=force)
         lock = None

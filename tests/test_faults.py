@@ -115,7 +115,7 @@ def config_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def finished(config_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A clean run of the config, never changed (tests damage copies of it)."""
     out = tmp_path_factory.mktemp("ref") / "run"
-    done = cli("run", str(config_file), "--jobs", "2", "--out", str(out), "-q")
+    done = cli("run", str(config_file), "--jobs", "1", "--out", str(out), "-q")
     assert done.returncode == 0, done.stderr
     return out
 
@@ -147,7 +147,7 @@ def test_signal_stops_cleanly_and_resume_loses_nothing(
     manifest = store.read_manifest(out)
     assert manifest["status"] == "interrupted" and len(manifest["shards"]) < 30
     assert not list(out.rglob("*.partial")) and not (out / ".lock").exists()
-    done = cli("run", "--resume", str(out), "--jobs", "2", "-q")
+    done = cli("run", "--resume", str(out), "--jobs", "1", "-q")
     assert done.returncode == 0, done.stderr
     assert store.read_manifest(out)["status"] == "finished"
     games, players = rows(out)
@@ -183,7 +183,7 @@ def test_truncated_shard_is_replayed_by_resume(
     assert store.verify_run(out).problems == [
         f"{shard['files']['players']['path']}: " + ("sha256 differs from the manifest (truncated or modified)")
     ]
-    done = cli("run", "--resume", str(out), "--jobs", "2", "-q")
+    done = cli("run", "--resume", str(out), "--jobs", "1", "-q")
     assert done.returncode == 0, done.stderr
     assert not store.verify_run(out).damaged
     games, players = rows(out)
@@ -252,7 +252,7 @@ def test_resume_rebuilds_a_truncated_or_missing_manifest(
         manifest.write_bytes(manifest.read_bytes()[:300])
     else:
         manifest.unlink()
-    done = cli("run", "--resume", str(out), "--jobs", "2", "-q")
+    done = cli("run", "--resume", str(out), "--jobs", "1", "-q")
     assert done.returncode == 0, done.stderr
     rebuilt = store.read_manifest(out)
     assert rebuilt["status"] == "finished" and not store.verify_run(out).damaged
