@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from septima_sim import __version__
-from septima_sim.content import Content, ContentError, load_content
-from septima_sim.engine import ConfigError, GameConfig
+from septima_sim.errors import UserError, run_main
 
 if TYPE_CHECKING:
+    from septima_sim.content import Content
+    from septima_sim.engine import GameConfig
     from septima_sim.engine.decisions import Policy
 
 app = typer.Typer(
@@ -23,25 +24,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-DEBUG = {"on": False}
-INTERNAL_ERROR = 70
-"""Exit code of an unexpected crash (EX_SOFTWARE), distinct from check's 1 = balance shift."""
-
-
-class UserError(Exception):
-    """Bad input: reported as one line, exit code 2."""
-
 
 @app.callback()
 def _root(
     debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
-    DEBUG["on"] = debug
     if version:
         typer.echo(__version__)
         raise typer.Exit()
 
+
+MAX_JOBS = 1024
+"""Upper bound of ``--jobs`` (worker processes)."""
 
 ContentOpt = Annotated[Path | None, typer.Option("--content", help="Content pack folder (default: the built-in pack).")]
 
@@ -79,7 +74,10 @@ def play(
     ] = None,
 ) -> None:
     """Play one seeded game and print it turn by turn (or replay a game of a run)."""
-    from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
+    from septima_sim.content import load_content
+    from septima_sim.engine import GameConfig
+    from septima_sim.experiment import MAX_SEED
+    from septima_sim.players import builtin_lineups, make_policy
 
     if fmt not in ("text", "jsonl", "html"):
         raise UserError(f"--format must be text or jsonl (or html with --out FILE), got {fmt!r}")
@@ -87,17 +85,15 @@ def play(
         raise UserError("--format html needs --out FILE (and --out is only for --format html)")
     if out is not None and not out.parent.resolve().is_dir():
         raise UserError(f"--out {out}: folder {out.parent} does not exist")
+    if not 0 <= seed <= MAX_SEED:
+        raise UserError(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
     if replay is not None or game is not None:
-        from septima_sim.runner import RunError
         from septima_sim.runner import replay as replay_game
 
         cell, _, index = (game or "").rpartition(":")
-        if replay is None or not cell or not index.isdigit():
+        if replay is None or not cell or not index.isascii() or not index.isdigit():
             raise UserError("replaying needs --replay RUN_DIR and --game CELL:INDEX (e.g. p4-full-...:17)")
-        try:
-            config, pack, policies, game_seed = replay_game(replay, cell, int(index))
-        except RunError as exc:
-            raise UserError(str(exc)) from None
+        config, pack, policies, game_seed = replay_game(replay, cell, int(index))
         _play_out(config, pack, policies, game_seed, fmt, out, f"{cell}:{index}")
         return
     config = GameConfig(players=players, mode=mode, shapeshifting=shapeshifting, omens=omens).validate()
@@ -105,10 +101,7 @@ def play(
     if lineup not in lineups:
         raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)})")
     seats = lineups[lineup]
-    try:
-        policies = [make_policy(seats[(s + seed) % len(seats)]) for s in range(players)]
-    except UnknownPolicyError as exc:
-        raise UserError(str(exc)) from None
+    policies = [make_policy(seats[(s + seed) % len(seats)]) for s in range(players)]
     pack = load_content(content)
     _play_out(config, pack, policies, seed, fmt, out, f"lineup {lineup}")
 
@@ -161,40 +154,41 @@ def run(
     debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
 ) -> None:
     """Play an experiment matrix in parallel and write Parquet logs (exit 3 if some games raised)."""
+    from septima_sim.experiment import default_config, load_experiment
+
+    _check_counts(games=games, jobs=jobs)
+    if resume is not None:
+        if config is not None or games is not None or seed is not None or events or force or out or content:
+            raise UserError("--resume continues a run as it was configured: give only RUN_DIR and --jobs/--backend")
+    else:  # the config first: a bad one is reported before the run machinery (polars, joblib) is even imported
+        exp = load_experiment(config or default_config(), games=games, seed=seed, content=content)
     from rich.console import Console
 
-    from septima_sim import runner
-    from septima_sim.experiment import ExperimentError, default_config, load_experiment
+    from septima_sim import rundir, runner
 
-    DEBUG["on"] = DEBUG["on"] or debug
-    if games is not None and games <= 0:
-        raise UserError(f"--games must be a positive number of games per cell, got {games}")
-    if jobs is not None and jobs == 0:
-        raise UserError("--jobs must be a positive number of processes (or negative: all cores but N-1)")
+    runner.check_backend(backend, scheduler)
     console = Console(stderr=True)
+    if resume is not None:
+        exp, manifest, lock = rundir.open_for_resume(resume)
+        run_dir = resume
+    else:
+        run_dir = out or rundir.default_run_dir(exp.config.name)
+        rundir.check_out_dir(run_dir, force=force)
+        lock = None
     try:
-        if resume is not None:
-            if config is not None or games is not None or seed is not None or events or force or out or content:
-                raise UserError("--resume continues a run as it was configured: give only RUN_DIR and --jobs/--backend")
-            exp, manifest = runner.open_for_resume(resume)
-            run_dir = resume
-        else:
-            exp = load_experiment(config or default_config(), games=games, seed=seed, content=content)
-            run_dir = out or runner.default_run_dir(exp.config.name)
-            if run_dir.exists() and not force:
-                raise UserError(f"output directory {run_dir} exists (use --resume {run_dir} or --force)")
         with runner.parallel_backend(backend, jobs, scheduler) as where:
-            if resume is None:
-                manifest = runner.create_run_dir(exp, run_dir, force=force, events=events)
+            if lock is None:
+                manifest, lock = rundir.create_run_dir(exp, run_dir, force=force, events=events)
             if not quiet:
                 cells = len(exp.cells)
                 console.print(f"run {run_dir}: {cells} cell(s) x {exp.config.games_per_cell:,} games ({where})")
             summary = runner.execute(exp, run_dir, manifest, backend=backend, console=console, quiet=quiet)
-    except (ExperimentError, runner.RunError) as exc:
-        raise UserError(str(exc)) from None
     except runner.RunInterrupted as exc:
         typer.echo(str(exc), err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(exc.exit_code) from None
+    finally:
+        if lock is not None:
+            lock.release()
     if not quiet:
         console.print(runner.summary_table(summary))
     typer.echo(f"{summary.run_dir}")
@@ -203,9 +197,37 @@ def run(
         raise typer.Exit(3)
 
 
+def _check_counts(*, games: int | None = None, jobs: int | None = None, seed: int | None = None) -> None:
+    """The numeric options shared by run, baseline and check: games in 1..MAX, jobs not 0, seed in 0..MAX_SEED."""
+    from septima_sim.experiment import MAX_GAMES_PER_CELL, MAX_SEED
+
+    if games is not None and not 0 < games <= MAX_GAMES_PER_CELL:
+        raise UserError(f"--games must be between 1 and {MAX_GAMES_PER_CELL:,} games per cell, got {games}")
+    if jobs is not None and (jobs == 0 or abs(jobs) > MAX_JOBS):
+        raise UserError(
+            f"--jobs must be 1..{MAX_JOBS} worker processes (or -1 for all cores, -2 all but one...), got {jobs}"
+        )
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise UserError(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
+
+
+def _check_out_path(path: Path, option: str, *, folder: bool = False) -> None:
+    """An output option names a file (not a directory) or a folder (not a file); its parents must be folders."""
+    if not folder and path.is_dir():
+        raise UserError(f"{option} {path}: is a directory, expected a file name")
+    if folder and path.exists() and not path.is_dir():
+        raise UserError(f"{option} {path}: exists and is not a directory")
+    for parent in path.absolute().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UserError(f"{option} {path}: {parent} is not a directory")
+            return
+
+
 @app.command(epilog="Examples:\n\n  septima-sim rules\n\n  septima-sim rules --content my-pack/")
 def rules(content: ContentOpt = None) -> None:
     """Show what the content pack holds, with provenance counts (assumed vs printed)."""
+    from septima_sim.content import load_content
     from septima_sim.rules_summary import summary
 
     typer.echo(summary(load_content(content)))
@@ -225,20 +247,50 @@ def report(
     tolerance: Annotated[
         float, typer.Option("--tolerance", help="Seat band: fair share ± this many percentage points.")
     ] = 2.0,
+    allow_partial: Annotated[
+        bool,
+        typer.Option("--allow-partial", help="Report a damaged or unfinished run (line 1 says what is missing)."),
+    ] = False,
 ) -> None:
     """Write the designer's report of a run: report.html (self-contained), summary.md, charts/ and tables/."""
-    from septima_sim.analysis import RunDataError, Settings
+    from septima_sim.analysis import Settings
     from septima_sim.report import build_report
 
     if not 0 < tolerance < 100:
         raise UserError(f"--tolerance must be between 0 and 100 percentage points, got {tolerance}")
-    try:
-        written = build_report(run_dir, out, compare, Settings(seat_tolerance=tolerance / 100))
-    except RunDataError as exc:
-        raise UserError(str(exc)) from None
+    if out is not None:
+        _check_out_path(out, "--out", folder=True)
+    notice = _partial_notice(run_dir, allow_partial)
+    if compare is not None:
+        other = _partial_notice(compare, allow_partial)
+        notice = "; ".join(n for n in (notice, other and f"compared run: {other}") if n) or None
+    written = build_report(run_dir, out, compare, Settings(seat_tolerance=tolerance / 100), notice=notice)
     for line in written.headlines:
         typer.echo(f"- {line}")
     typer.echo(str(written.html))
+
+
+def _partial_notice(run_dir: Path, allow_partial: bool) -> str | None:
+    """Verify a run's shards against its manifest: None if whole; refuse a damaged one (UserError naming the first bad
+    shard) unless ``allow_partial``, then return the notice the report opens with."""
+    from septima_sim.store import verify_run
+
+    if not run_dir.is_dir():
+        raise UserError(f"{run_dir}: no such run directory")
+    damage = verify_run(run_dir)
+    if not damage.damaged:
+        return None
+    missing = f"{damage.missing_games:,} of {damage.total_games:,} games are missing"
+    if allow_partial:
+        return f"Partial run: {missing} from this report ({len(damage.problems)} damaged shard(s))."
+    if damage.problems:
+        more = f" (and {len(damage.problems) - 1} more)" if len(damage.problems) > 1 else ""
+        what = f"damaged shard {run_dir / damage.problems[0]}{more}; {missing}"
+    else:
+        what = f"unfinished run: {missing}"
+    raise UserError(
+        f"{run_dir}: {what}; finish it with septima-sim run --resume {run_dir}, or report it with --allow-partial"
+    )
 
 
 @app.command(
@@ -257,12 +309,9 @@ def baseline(
     """Play a config and write a compact balance baseline (per-game outcomes, seeds, content hash) for `check`."""
     from septima_sim import regression
 
-    if (games is not None and games <= 0) or jobs == 0:
-        raise UserError("--games and --jobs must be positive")
-    try:
-        played = regression.baseline(config, out, jobs, games=games, seed=seed, content=content)
-    except regression.RegressionInputError as exc:
-        raise UserError(str(exc)) from None
+    _check_counts(games=games, jobs=jobs, seed=seed)
+    _check_out_path(out, "--out")
+    played = regression.baseline(config, out, jobs, games=games, seed=seed, content=content)
     if played.errors:
         typer.echo(f"{played.errors} game(s) raised, no baseline written; first: {played.first_error}", err=True)
         raise typer.Exit(3)
@@ -292,20 +341,16 @@ def check(
     """Replay a baseline's seeds on the current code and content; fail on a real balance shift, pass on noise."""
     from septima_sim import regression
 
-    if jobs == 0:
-        raise UserError("--jobs must be a positive number of processes (or negative: all cores but N-1)")
+    _check_counts(jobs=jobs)
+    if junit is not None:
+        _check_out_path(junit, "--junit")
 
     def progress(look: int, looks: int, rows: list[regression.Row]) -> None:
         if looks > 1:
             open_ = sum(r.verdict == "inconclusive" for r in rows)
             typer.echo(f"look {look}/{looks}: {open_} metric(s) inconclusive", err=True)
 
-    try:
-        result = regression.check(
-            baseline, tolerance, jobs, sequential, strict=strict, content=content, on_look=progress
-        )
-    except regression.RegressionInputError as exc:
-        raise UserError(str(exc)) from None
+    result = regression.check(baseline, tolerance, jobs, sequential, strict=strict, content=content, on_look=progress)
     text = regression.markdown(result)
     typer.echo(text)
     regression.append_step_summary(text)
@@ -344,43 +389,44 @@ def ladder(
     from rich.console import Console
 
     from septima_sim import ladder as ladder_mod
-    from septima_sim import runner
-    from septima_sim.experiment import ExperimentError, build
+    from septima_sim import rundir, runner
+    from septima_sim.experiment import build
 
     names = [p.strip() for p in policies.split(",") if p.strip()]
     if not 2 <= players <= 4:
         raise UserError(f"--players must be 2..4 for a ladder, got {players}")
     if len(names) < 2 or len(set(names)) != len(names):
         raise UserError(f"--policies needs at least two different personas, got {policies!r}")
-    if games <= 0 or jobs == 0 or seed < 0:
-        raise UserError("--games and --jobs must be positive and --seed >= 0")
-    data = ladder_mod.ladder_config(
-        names, players=players, games=games, seed=seed, mode=mode, shapeshifting=shapeshifting, omens=omens
+    _check_counts(games=games, jobs=jobs, seed=seed)
+    exp = build(
+        ladder_mod.ladder_config(
+            names, players=players, games=games, seed=seed, mode=mode, shapeshifting=shapeshifting, omens=omens
+        ),
+        "ladder",
     )
-    try:
-        exp = build(data, "ladder")
-    except ExperimentError as exc:
-        raise UserError(str(exc)) from None
-    out = out or runner.default_run_dir(f"ladder-p{players}")
+    out = out or rundir.default_run_dir(f"ladder-p{players}")
+    _check_out_path(out, "--out", folder=True)
     run_dir = out / "runs" / exp.config.name
-    resuming = (run_dir / "manifest.json").is_file()
+    resuming = (run_dir / "config.toml").is_file()
     if out.exists() and not resuming and any(out.iterdir()):
         raise UserError(f"--out {out} exists and holds no ladder of {players} players; choose another folder")
+
     console = Console(stderr=True)
+    if resuming:
+        before, manifest, lock = rundir.open_for_resume(run_dir)
+        if before.hash != exp.hash:
+            lock.release()
+            raise UserError(f"--out {out} holds a ladder with other settings; choose another folder")
+    else:
+        manifest, lock = rundir.create_run_dir(exp, run_dir, force=False, events=False)
     try:
         with runner.parallel_backend("local", jobs, None):
-            if resuming:
-                exp_before, manifest = runner.open_for_resume(run_dir)
-                if exp_before.hash != exp.hash:
-                    raise UserError(f"--out {out} holds a ladder with other settings; choose another folder")
-            else:
-                manifest = runner.create_run_dir(exp, run_dir, force=False, events=False)
             runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=quiet)
-    except runner.RunError as exc:
-        raise UserError(str(exc)) from None
     except runner.RunInterrupted as exc:
-        typer.echo(str(exc).replace(f"run --resume {run_dir}", "ladder with the same options"), err=True)
-        raise typer.Exit(130) from None
+        typer.echo(f"interrupted; finish the ladder by running the same command again (--out {out})", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    finally:
+        lock.release()
     table, rated = ladder_mod.write_tables(run_dir, out, names, players)
     if not quiet:
         from rich.table import Table
@@ -442,36 +488,15 @@ def tune(
         raise UserError(str(exc)) from None
     except tuning.TuneInterrupted as exc:
         typer.echo(str(exc), err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(exc.exit_code) from None
     typer.echo(result.headline)
     typer.echo(str(result.out))
 
 
 def main() -> None:
-    """Console entry point: maps bad input to exit code 2 with a one-line message."""
-    try:
-        code = app(standalone_mode=False)  # a command's typer.Exit(n) comes back as n here
-    except (UserError, ConfigError, ContentError) as exc:
-        if DEBUG["on"]:
-            raise
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors and anything unexpected
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if DEBUG["on"]:
-            raise
-        typer.echo(f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)", err=True)
-        sys.exit(INTERNAL_ERROR)
-    if isinstance(code, int) and code:
+    """Console entry point: exit 0 ok, 1 check's balance shift, 2 bad input, 3 games raised, 70 crash, 130/143 stop."""
+    code = run_main(lambda: app(standalone_mode=False), sys.argv[1:])
+    if code:
         sys.exit(code)
 
 

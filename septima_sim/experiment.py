@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,22 @@ AXES: tuple[str, ...] = ("players", "mode", "shapeshifting", "omens", "omen_deck
 
 Scalar = int | float | bool | str
 
+MAX_GAMES_PER_CELL = 10_000_000
+"""Upper bound of ``games_per_cell`` and ``--games`` (a run of more is several runs with other seeds)."""
+MAX_SEED = 2**63 - 1
+"""Upper bound of the root seed (seeds are stored as Int64)."""
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+"""Run names: letters, digits and ``- _ .``, starting with a letter or digit (they name the run directory)."""
+LINEUP_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
+"""Lineup names: letters, digits, ``-`` and ``_`` (they are part of cell ids, hence of file names)."""
+CELL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+"""Every cell id, whatever a content pack's Omen ids are: safe as one path component and in a shell command."""
+
+MAX_CELLS = 10_000
+"""Upper bound of the cells of one experiment (the product of the matrix axes and override values)."""
+
+LineupName = Annotated[str, Field(pattern=LINEUP_PATTERN)]
+
 
 class ExperimentError(ValueError):
     """A config that cannot be run: the message names the file, the key and what is allowed."""
@@ -49,7 +67,7 @@ class Matrix(BaseModel):
     shapeshifting: Annotated[list[bool], Field(min_length=1)] = [False]
     omens: Annotated[list[bool], Field(min_length=1)] = [False]
     omen_deck: Annotated[list[str | list[str]], Field(min_length=1)] = ["random"]
-    lineup: Annotated[list[str], Field(min_length=1)] = ["all-random"]
+    lineup: Annotated[list[LineupName], Field(min_length=1)] = ["all-random"]
 
     _wrap = field_validator("*", mode="before")(_as_list)
 
@@ -59,13 +77,13 @@ class ExperimentConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
-    games_per_cell: Annotated[int, Field(gt=0)]
-    seed: Annotated[int, Field(ge=0)]
-    shard_size: Annotated[int, Field(gt=0)] = 1000
+    name: Annotated[str, Field(pattern=NAME_PATTERN)]
+    games_per_cell: Annotated[int, Field(gt=0, le=MAX_GAMES_PER_CELL)]
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)]
+    shard_size: Annotated[int, Field(gt=0, le=MAX_GAMES_PER_CELL)] = 1000
     content: str | None = None
     matrix: Matrix = Matrix()
-    lineups: dict[str, Annotated[list[str], Field(min_length=1, max_length=4)]] = {}
+    lineups: dict[LineupName, Annotated[list[str], Field(min_length=1, max_length=4)]] = {}
     exclude: list[dict[str, Scalar | list[Scalar]]] = []
     overrides: dict[str, Annotated[list[Any], Field(min_length=1)]] = {}
 
@@ -73,6 +91,13 @@ class ExperimentConfig(BaseModel):
     @classmethod
     def _wrap_overrides(cls, value: Any) -> Any:
         return {k: _as_list(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    @model_validator(mode="after")
+    def _override_combinations(self) -> ExperimentConfig:
+        combinations = math.prod(len(values) for values in self.overrides.values())
+        if combinations > MAX_CELLS:
+            raise ValueError(f"overrides: {combinations:,} combinations of values (at most {MAX_CELLS:,} cells)")
+        return self
 
     @model_validator(mode="after")
     def _exclude_keys(self) -> ExperimentConfig:
@@ -172,9 +197,13 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
             content_dir = (base_dir / content_dir).resolve()
     try:
         pack = load_content(content_dir)
-        for path, values in cfg.overrides.items():
-            for value in values:
-                load_content(content_dir, {path: value})
+        for values in itertools.product(*cfg.overrides.values()):
+            combination = dict(zip(cfg.overrides, values, strict=True))
+            try:
+                load_content(content_dir, combination)
+            except ContentError as exc:
+                where = ", ".join(f"{k} = {json.dumps(v)}" for k, v in combination.items())
+                raise ContentError(f"overrides ({where}): {exc}") from None
     except ContentError as exc:
         raise ExperimentError(f"{source}: {exc}") from None
     lineups = {**builtin_lineups(), **cfg.lineups}
@@ -187,6 +216,11 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
             except UnknownPolicyError as exc:
                 raise ExperimentError(f"{source}: lineup {name!r}: {exc}") from None
     decks = _omen_decks(cfg.matrix.omen_deck, pack, source)
+    m = cfg.matrix
+    axes = (m.players, m.mode, m.shapeshifting, m.omens, decks, m.lineup, *cfg.overrides.values())
+    size = math.prod(len(axis) for axis in axes)
+    if size > MAX_CELLS:
+        raise ExperimentError(f"{source}: the matrix has {size:,} cells before exclusions (at most {MAX_CELLS:,})")
     cells = _cells(cfg, lineups, decks, source)
     if not cells:
         raise ExperimentError(f"{source}: the exclude rules leave no cell to play")
@@ -244,6 +278,8 @@ def _cells(cfg: ExperimentConfig, lineups: dict[str, list[str]], decks: list[str
         )
         if cell.id in cells or _excluded(cell.axis_values(), cfg.exclude):
             continue
+        if not CELL_ID.match(cell.id):
+            raise ExperimentError(f"{source}: cell id {cell.id!r} is not a safe file name (check the Omen ids)")
         try:
             cell.game_config().validate()
         except ConfigError as exc:
@@ -270,8 +306,12 @@ def load_experiment(
         raise ExperimentError(f"{path}: no such config file") from None
     except IsADirectoryError:
         raise ExperimentError(f"{path}: is a directory, expected a TOML file") from None
+    except UnicodeDecodeError:
+        raise ExperimentError(f"{path}: not a text file (TOML must be UTF-8)") from None
     except tomllib.TOMLDecodeError as exc:
         raise ExperimentError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ExperimentError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
     if games is not None:
         data["games_per_cell"] = games
     if seed is not None:

@@ -7,15 +7,14 @@ not depend on the backend, the number of workers, the completion order or a resu
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-import platform
+import os
 import shlex
-import shutil
-import subprocess
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,17 +23,15 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-import tomli_w
 from joblib import Parallel, delayed, parallel_config
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from septima_sim import __version__, store
+from septima_sim import stopping, store
 from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, Policy, play_game
-from septima_sim.engine.results import RULES_VERSION
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
 from septima_sim.players import make_policy
 
@@ -44,7 +41,11 @@ class RunError(ValueError):
 
 
 class RunInterrupted(Exception):
-    """The run was stopped (Ctrl-C); finished shards are kept and ``--resume`` completes it."""
+    """The run was stopped (Ctrl-C or SIGTERM); finished shards are kept and ``--resume`` completes it."""
+
+    def __init__(self, message: str, exit_code: int = 130) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def game_seed(root: int, index: int) -> int:
@@ -95,7 +96,8 @@ def cell_content(cell: Cell, content_dir: str | Path | None) -> Content:
 
 
 def replay_command(run_dir: str, cell_id: str, index: int) -> str:
-    return f"septima-sim play --replay {shlex.quote(run_dir)} --game {cell_id}:{index}"
+    """The shell command that replays one game; every argument is quoted, so pasting it runs nothing else."""
+    return shlex.join(["septima-sim", "play", "--replay", run_dir, "--game", f"{cell_id}:{index}"])
 
 
 def _append(columns: dict[str, list[Any]], row: dict[str, Any], rows: int) -> None:
@@ -157,36 +159,43 @@ def play_shard(task: ShardTask) -> ShardOutput:
     return out
 
 
-def plan(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> list[ShardTask]:
-    """Every shard of the run, in a fixed order (cell by cell, block by block)."""
+def iter_tasks(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> Iterator[ShardTask]:
+    """Every shard of the run, lazily, in a fixed order (cell by cell, block by block)."""
     cfg = exp.config
     dtypes = {path: store.override_dtype(values) for path, values in cfg.overrides.items()}
     content_dir = str(exp.content_dir) if exp.content_dir else None
-    tasks = []
     for cell in exp.cells:
         for part, start in enumerate(range(0, cfg.games_per_cell, cfg.shard_size)):
             stop = min(start + cfg.shard_size, cfg.games_per_cell)
-            tasks.append(
-                ShardTask(run_id, str(run_dir), cell, part, start, stop, cfg.seed, content_dir, events, dtypes)
-            )
-    return tasks
+            yield ShardTask(run_id, str(run_dir), cell, part, start, stop, cfg.seed, content_dir, events, dtypes)
+
+
+def plan(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> list[ShardTask]:
+    """Every shard of the run as a list (``iter_tasks`` without the laziness; bounded by the games limit)."""
+    return list(iter_tasks(exp, run_id, run_dir, events))
 
 
 # --------------------------------------------------------------------------------------------- backends
+def check_backend(backend: str, scheduler: str | None) -> None:
+    """``local`` or ``dask``; a scheduler address only with dask (RunError otherwise)."""
+    if backend not in ("local", "dask"):
+        raise RunError(f"--backend must be local or dask, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise RunError("--scheduler needs --backend dask")
+
+
 @contextmanager
 def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[str]:
     """Set joblib's backend for the run: ``local`` (loky processes) or ``dask`` (a scheduler or a LocalCluster).
 
     Yields a short description of where the games run.
     """
+    check_backend(backend, scheduler)
     if backend == "local":
-        if scheduler:
-            raise RunError("--scheduler needs --backend dask")
-        with parallel_config(backend="loky", n_jobs=jobs or -1):
+        watchdog = {"initializer": stopping.exit_with_driver, "initargs": (os.getpid(),)}
+        with parallel_config(backend="loky", n_jobs=jobs or -1, **watchdog):
             yield f"local, {jobs or 'all'} job(s)"
         return
-    if backend != "dask":
-        raise RunError(f"--backend must be local or dask, got {backend!r}")
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
@@ -210,95 +219,9 @@ def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> I
             cluster.close()
 
 
-# --------------------------------------------------------------------------------------------- run directory
-def _git_sha() -> str | None:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True, timeout=5
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
-
-
-def _versions() -> dict[str, str]:
-    import joblib
-    import pydantic
-
-    return {
-        "python": platform.python_version(),
-        "septima-sim": __version__,
-        "numpy": np.__version__,
-        "polars": pl.__version__,
-        "joblib": joblib.__version__,
-        "pydantic": pydantic.__version__,
-    }
-
-
-def _now() -> str:
+def now() -> str:
+    """The current UTC time as the manifest records it."""
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def default_run_dir(name: str) -> Path:
-    """``runs/<name>-<timestamp>``, with a suffix if that already exists."""
-    base = Path("runs") / f"{name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    path, n = base, 1
-    while path.exists():
-        n += 1
-        path = base.with_name(f"{base.name}-{n}")
-    return path
-
-
-def create_run_dir(exp: Experiment, run_dir: Path, *, force: bool, events: bool) -> dict[str, Any]:
-    """Make a fresh run directory with config.toml and the manifest; refuses to clobber without ``force``."""
-    if run_dir.exists():
-        if not force:
-            raise RunError(f"output directory {run_dir} exists (use --resume {run_dir} or --force)")
-        if any(run_dir.iterdir()) and not (run_dir / "manifest.json").is_file():
-            raise RunError(f"--force: {run_dir} is not a run directory (no manifest.json); remove it by hand")
-        shutil.rmtree(run_dir)
-    try:
-        run_dir.mkdir(parents=True)
-        (run_dir / "config.toml").write_text(tomli_w.dumps(exp.resolved()))
-    except OSError as exc:
-        raise RunError(f"cannot write the output directory {run_dir}: {exc.strerror or exc}") from None
-    content = load_content(exp.content_dir)
-    manifest: dict[str, Any] = {
-        "schema_version": store.SCHEMA_VERSION,
-        "run_id": run_dir.name,
-        "status": "running",
-        "started": _now(),
-        "finished": None,
-        "config": exp.resolved(),
-        "config_hash": exp.hash,
-        "content_hash": content.hash,
-        "rules_version": RULES_VERSION,
-        "package_version": __version__,
-        "git_sha": _git_sha(),
-        "versions": _versions(),
-        "events": events,
-        "cells": [c.id for c in exp.cells],
-        "shards": {},
-    }
-    store.write_json_atomic(run_dir / "manifest.json", manifest)
-    return manifest
-
-
-def open_for_resume(run_dir: Path) -> tuple[Experiment, dict[str, Any]]:
-    """Load a run directory's config and manifest to finish it; refuses one whose config changed."""
-    if not (run_dir / "manifest.json").is_file() or not (run_dir / "config.toml").is_file():
-        raise RunError(f"--resume {run_dir}: not a run directory (needs manifest.json and config.toml)")
-    manifest = store.read_manifest(run_dir)
-    if manifest.get("schema_version") != store.SCHEMA_VERSION:
-        raise RunError(f"--resume {run_dir}: written by schema version {manifest.get('schema_version')}")
-    try:
-        exp = load_experiment(run_dir / "config.toml")
-    except ExperimentError as exc:
-        raise RunError(f"--resume: {exc}") from None
-    if exp.hash != manifest["config_hash"]:
-        raise RunError(f"--resume {run_dir}: config.toml does not match the manifest's config hash")
-    store.remove_partials(run_dir)
-    return exp, manifest
 
 
 # --------------------------------------------------------------------------------------------- execution
@@ -334,21 +257,18 @@ def execute(
     quiet: bool = False,
     on_shard: Callable[[ShardOutput], None] | None = None,
 ) -> Summary:
-    """Play every shard the manifest does not list as done, writing each as it finishes (within the caller's
-    ``parallel_backend``). Raises RunInterrupted on Ctrl-C after recording the finished shards."""
-    tasks = plan(exp, manifest["run_id"], run_dir, manifest["events"])
+    """Play every shard the manifest does not list as done with matching sha256s, writing each as it finishes (within
+    the caller's ``parallel_backend``). On Ctrl-C or SIGTERM the workers are stopped, the manifest says
+    ``interrupted`` and RunInterrupted is raised; a write error (disk full, permission) raises RunError the same way.
+    """
     shards = manifest["shards"]
-    total = sum(t.stop - t.start for t in tasks)
-
-    def done(t: ShardTask) -> bool:
-        info = shards.get(t.key)
-        return bool(info) and all((run_dir / f["path"]).is_file() for f in info["files"].values())
-
-    todo = [t for t in tasks if not done(t)]
-    done_games = total - sum(t.stop - t.start for t in todo)
-    errors = sum(s["errors"] for k, s in shards.items() if k not in {t.key for t in todo})
-    manifest["status"] = "running"
-    store.write_json_atomic(run_dir / "manifest.json", manifest)
+    for key in [k for k, info in shards.items() if store.shard_problem(run_dir, info) is not None]:
+        for info in shards.pop(key)["files"].values():  # damaged or missing: replayed from scratch
+            (run_dir / info["path"]).unlink(missing_ok=True)
+    total = len(exp.cells) * exp.config.games_per_cell
+    done_games = sum(int(s["games"]) for s in shards.values())
+    errors = sum(int(s["errors"]) for s in shards.values())
+    todo = (t for t in iter_tasks(exp, manifest["run_id"], run_dir, manifest["events"]) if t.key not in shards)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -361,36 +281,57 @@ def execute(
     )
     t0 = time.perf_counter()
     played = 0
-    with progress:
+    with stopping.sigterm_stops(), progress:
+        manifest["status"] = "running"
+        store.write_json_atomic(run_dir / "manifest.json", manifest)
         bar = progress.add_task(manifest["run_id"], total=total, completed=0, errors=errors)
         progress.update(bar, completed=done_games)
         stream = Parallel(return_as="generator_unordered")(delayed(play_shard)(t) for t in todo)
         try:
             for out in stream:
-                files = {}
-                for table, (data, rows) in out.tables.items():
-                    path = store.shard_path(run_dir, table, out.cell_id, out.part)
-                    files[table] = {
-                        "path": str(path.relative_to(run_dir)),
-                        "rows": rows,
-                        "sha256": store.write_atomic(path, data),
-                    }
-                shards[out.key] = {"games": out.games, "errors": out.errors, "files": files, "finished": _now()}
-                store.write_json_atomic(run_dir / "manifest.json", manifest)
+                with stopping.signals_deferred():
+                    _record(run_dir, manifest, out)
                 played += out.games
                 errors += out.errors
                 progress.update(bar, advance=out.games, errors=errors)
                 if on_shard is not None:
                     on_shard(out)
-        except KeyboardInterrupt:
-            stream.close()
-            manifest["status"] = "interrupted"
-            store.write_json_atomic(run_dir / "manifest.json", manifest)
-            raise RunInterrupted(f"interrupted; finish the run with: septima-sim run --resume {run_dir}") from None
-    manifest["status"] = "finished"
-    manifest["finished"] = _now()
-    store.write_json_atomic(run_dir / "manifest.json", manifest)
+        except KeyboardInterrupt as stop:
+            _stop(stream, run_dir, manifest)
+            raise RunInterrupted(
+                f"interrupted; finish the run with: septima-sim run --resume {shlex.quote(str(run_dir))}",
+                stopping.exit_code(stop),
+            ) from None
+        except OSError as exc:
+            _stop(stream, run_dir, manifest)
+            where = exc.filename or run_dir
+            raise RunError(
+                f"cannot write {where}: {exc.strerror or exc} (finished shards kept; free space or fix permissions, "
+                f"then septima-sim run --resume {shlex.quote(str(run_dir))})"
+            ) from None
+        manifest["status"] = "finished"
+        manifest["finished"] = now()
+        store.write_json_atomic(run_dir / "manifest.json", manifest)
     return Summary(run_dir, total, errors, played, time.perf_counter() - t0, backend, win_rates(run_dir))
+
+
+def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
+    """Write a finished shard's files, then the manifest entry naming them with their sha256."""
+    files = {}
+    for table, (data, rows) in out.tables.items():
+        path = store.shard_path(run_dir, table, out.cell_id, out.part)
+        files[table] = {"path": str(path.relative_to(run_dir)), "rows": rows, "sha256": store.write_atomic(path, data)}
+    manifest["shards"][out.key] = {"games": out.games, "errors": out.errors, "files": files, "finished": now()}
+    store.write_json_atomic(run_dir / "manifest.json", manifest)
+
+
+def _stop(stream: Generator[Any, None, None], run_dir: Path, manifest: dict[str, Any]) -> None:
+    """Terminate the workers (closing joblib's generator aborts them) and mark the run ``interrupted``."""
+    with stopping.signals_deferred():
+        stream.close()
+        manifest["status"] = "interrupted"
+        with contextlib.suppress(OSError):  # a full disk may refuse this too; resume rebuilds the manifest
+            store.write_json_atomic(run_dir / "manifest.json", manifest)
 
 
 def win_rates(run_dir: Path) -> pl.DataFrame | None:

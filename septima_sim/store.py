@@ -13,16 +13,18 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import polars as pl
 
 from septima_sim.engine.results import SOURCES
 
 TABLES: tuple[str, ...] = ("games", "players", "events", "errors")
+MANIFEST_SCHEMA = "septima-sim-run"
+"""The ``schema`` key of every run manifest: what ``--force``, ``--resume`` and ``report`` recognise as a run."""
 SCHEMA_VERSION = 1
 
 _KEYS: dict[str, pl.DataType] = {"run_id": pl.String(), "cell_id": pl.String(), "game_index": pl.Int32()}
@@ -212,26 +214,112 @@ def shard_path(run_dir: Path, table: str, cell_id: str, part: int) -> Path:
     return run_dir / table / f"cell={cell_id}" / f"part-{part:05d}.parquet"
 
 
+def _write_then_rename(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write through ``<path>.partial`` then rename over ``path``; the partial file never survives a failure."""
+    tmp = path.with_name(path.name + ".partial")
+    try:
+        with tmp.open("wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def write_atomic(path: Path, data: bytes) -> str:
     """Write bytes to ``<path>.partial`` then rename over ``path``; returns the sha256 of the data."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".partial")
-    with tmp.open("wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    _write_then_rename(path, lambda f: f.write(data))
     return hashlib.sha256(data).hexdigest()
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(json.dumps(obj, indent=1, sort_keys=True, default=str))
-    os.replace(tmp, path)
+    """Write a JSON document atomically (the manifest is rewritten after every shard)."""
+    text = json.dumps(obj, indent=1, sort_keys=True, default=str).encode()
+    _write_then_rename(path, lambda f: f.write(text))
+
+
+class RunDirError(ValueError):
+    """A directory that is not a usable septima-sim run (no manifest, a foreign or unreadable one): exit code 2."""
+
+
+def is_run_manifest(manifest: object) -> bool:
+    """Whether a parsed manifest.json was written by septima-sim (schema key and a known schema version)."""
+    return (
+        isinstance(manifest, dict)
+        and manifest.get("schema") == MANIFEST_SCHEMA
+        and manifest.get("schema_version") == SCHEMA_VERSION
+        and isinstance(manifest.get("shards"), dict)
+    )
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
-    return json.loads((run_dir / "manifest.json").read_text())
+    """The manifest of a run directory; RunDirError if it is missing, unreadable or not a septima-sim manifest."""
+    path = run_dir / "manifest.json"
+    if not path.is_file():
+        raise RunDirError(f"{run_dir}: not a run directory (no manifest.json)")
+    manifest = _manifest_json(run_dir)
+    if not is_run_manifest(manifest):
+        raise RunDirError(
+            f"{path}: not a septima-sim run manifest (needs schema {MANIFEST_SCHEMA!r}, version {SCHEMA_VERSION})"
+        )
+    return manifest
+
+
+def file_sha256(path: Path) -> str | None:
+    """The sha256 of a file's bytes, or None if it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def shard_problem(run_dir: Path, shard: dict[str, Any]) -> str | None:
+    """What is wrong with a finished shard's files (missing, or bytes that differ from the manifest), or None."""
+    for info in shard.get("files", {}).values():
+        path = run_dir / info["path"]
+        if not path.is_file():
+            return f"{info['path']}: missing"
+        if file_sha256(path) != info["sha256"]:
+            return f"{info['path']}: sha256 differs from the manifest (truncated or modified)"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class RunDamage:
+    """What ``verify_run`` found: one problem per bad shard, and the games missing out of the run's total."""
+
+    problems: list[str]
+    missing_games: int
+    total_games: int
+
+    @property
+    def damaged(self) -> bool:
+        return bool(self.problems) or self.missing_games > 0
+
+
+def verify_run(run_dir: Path) -> RunDamage:
+    """Check every finished shard of the manifest against its files' sha256; count the games not (validly) written.
+
+    Raises RunDirError when the directory has no septima-sim manifest at all."""
+    manifest = read_manifest(run_dir)
+    problems: list[str] = []
+    good = 0
+    for shard in manifest["shards"].values():
+        problem = shard_problem(run_dir, shard)
+        if problem is None:
+            good += int(shard.get("games", 0))
+        else:
+            problems.append(problem)
+    config = manifest.get("config") or {}
+    total = int(config.get("games_per_cell", 0)) * len(manifest.get("cells") or [])
+    return RunDamage(problems, max(total - good, 0), total)
 
 
 def remove_partials(run_dir: Path) -> int:
@@ -253,25 +341,51 @@ class RunData:
     manifest: dict[str, Any]
 
 
-def scan(run_dir: Path | str, table: str) -> pl.LazyFrame | None:
-    """A lazy frame over one table of a run (hive column ``cell`` included), or None if it has no files."""
+def scan(run_dir: Path | str, table: str, exclude: frozenset[Path] = frozenset()) -> pl.LazyFrame | None:
+    """A lazy frame over one table of a run (hive column ``cell`` included), or None if it has no files; files in
+    ``exclude`` (damaged shards) are left out."""
     root = Path(run_dir) / table
-    pattern = root / "*.parquet" if table == "errors" else root / "cell=*" / "*.parquet"
-    if not any(root.glob(str(pattern.relative_to(root)))):
+    pattern = "*.parquet" if table == "errors" else "cell=*/*.parquet"
+    files = sorted(root.glob(pattern))
+    kept = [f for f in files if f not in exclude]
+    if not kept:
         return None
-    return pl.scan_parquet(pattern, hive_partitioning=table != "errors")
+    source: Path | list[Path] = root / pattern if len(kept) == len(files) else kept
+    return pl.scan_parquet(source, hive_partitioning=table != "errors")
+
+
+def damaged_files(run_dir: Path, manifest: dict[str, Any]) -> frozenset[Path]:
+    """The files of every shard whose files do not match the manifest (see ``shard_problem``)."""
+    return frozenset(
+        run_dir / info["path"]
+        for shard in manifest["shards"].values()
+        if shard_problem(run_dir, shard) is not None
+        for info in shard["files"].values()
+    )
 
 
 def load(run_dir: Path | str) -> RunData:
-    """Open a run directory: ``septima_sim.load("runs/x").games.filter(...).collect()``."""
+    """Open a run directory: ``septima_sim.load("runs/x").games.filter(...).collect()``. Shards whose files do not
+    match the manifest's sha256 are left out (``verify_run`` says which)."""
     run_dir = Path(run_dir)
     if not (run_dir / "manifest.json").is_file():
         raise FileNotFoundError(f"{run_dir}: not a run directory (no manifest.json)")
-    games, players = scan(run_dir, "games"), scan(run_dir, "players")
+    manifest = _manifest_json(run_dir)
+    bad = damaged_files(run_dir, manifest) if is_run_manifest(manifest) else frozenset()
+    games, players = scan(run_dir, "games", bad), scan(run_dir, "players", bad)
     return RunData(
         games if games is not None else pl.LazyFrame(schema=GAMES),
         players if players is not None else pl.LazyFrame(schema=PLAYERS),
-        scan(run_dir, "events"),
-        scan(run_dir, "errors"),
-        read_manifest(run_dir),
+        scan(run_dir, "events", bad),
+        scan(run_dir, "errors", bad),
+        manifest,
     )
+
+
+def _manifest_json(run_dir: Path) -> dict[str, Any]:
+    """The manifest as JSON, however it was written (``read_manifest`` also checks it is a septima-sim one)."""
+    path = run_dir / "manifest.json"
+    try:
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise RunDirError(f"{path}: unreadable or truncated manifest ({type(exc).__name__})") from None

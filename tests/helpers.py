@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from septima_sim.content import Content
 from septima_sim.engine.config import GameConfig
@@ -162,3 +166,13 @@ def run_cli(args: list[str], monkeypatch: object, capsys: object) -> tuple[int, 
         code = int(exc.code or 0)
     out = capsys.readouterr()  # type: ignore[attr-defined]
     return code, out.out, out.err
+
+
+SCRIPT = Path(sys.executable).with_name("septima-sim")
+"""The installed console script (CLI behaviour is tested through it, in a subprocess)."""
+
+
+def script(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``septima-sim`` script: return code, stdout and stderr as text."""
+    env = {**os.environ, "COLUMNS": "200"}
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env)

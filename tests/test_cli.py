@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
+from tests.helpers import script
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "septima_sim.cli", *args], capture_output=True, text=True, check=False)
+    """The installed console script."""
+    return script(*args)
 
 
 def test_play_text_is_reproducible() -> None:

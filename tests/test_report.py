@@ -3,6 +3,7 @@ headless Chromium without console errors, and bad input exits 2 with one line.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -122,9 +123,12 @@ def test_report_command_writes_the_files(
     assert "players (fair" in out
 
 
+RUN_MANIFEST = {"schema": store.MANIFEST_SCHEMA, "schema_version": store.SCHEMA_VERSION, "shards": {}}
+
+
 def _only_errors(path: Path) -> None:
     path.mkdir()
-    (path / "manifest.json").write_text(json.dumps({"run_id": "x"}))
+    (path / "manifest.json").write_text(json.dumps({"run_id": "x", **RUN_MANIFEST}))
     row = {"run_id": ["x"], "cell_id": ["c"], "game_index": [0], "seed": [1], "error": ["boom"]}
     store.write_atomic(path / "errors" / "part-c-00000.parquet", store.parquet_bytes(store.frame("errors", row, 1)))
 
@@ -134,7 +138,7 @@ def _only_errors(path: Path) -> None:
     [
         (lambda p: None, "no such run directory"),
         (lambda p: p.mkdir() or (p / "notes.txt").write_text("hi"), "not a run directory"),
-        (lambda p: p.mkdir() or (p / "manifest.json").write_text("{}"), "the run has no games"),
+        (lambda p: p.mkdir() or (p / "manifest.json").write_text(json.dumps(RUN_MANIFEST)), "the run has no games"),
         (_only_errors, "only errors (1 game(s) raised"),
     ],
     ids=["missing", "foreign", "empty", "only-errors"],
@@ -151,6 +155,15 @@ def test_bad_input_exits_2_with_one_line(make, message: str, tmp_path: Path, mon
 HOSTILE = "<img src=x onerror=alert(1)>"
 
 
+def _reseal(run: Path) -> None:
+    """After a test edited shard files on purpose: record their new sha256 in the manifest (else they are damage)."""
+    manifest = json.loads((run / "manifest.json").read_text())
+    for shard in manifest["shards"].values():
+        for file in shard["files"].values():
+            file["sha256"] = hashlib.sha256((run / file["path"]).read_bytes()).hexdigest()
+    (run / "manifest.json").write_text(json.dumps(manifest))
+
+
 def _hostile_copy(run_dir: Path, target: Path) -> Path:
     """The test run with a hostile lineup name (3-player cells) and a hostile override axis value."""
     shutil.copytree(run_dir, target)
@@ -161,6 +174,7 @@ def _hostile_copy(run_dir: Path, target: Path) -> Path:
             **{"names.<script>": pl.lit(f"{HOSTILE}&'\"")},
         )
         games.write_parquet(path)
+    _reseal(target)
     manifest = json.loads((target / "manifest.json").read_text())
     manifest["config"]["overrides"] = {"names.<script>": [f"{HOSTILE}&'\""]}
     (target / "manifest.json").write_text(json.dumps(manifest))
@@ -195,6 +209,7 @@ def test_compare_without_shared_seeds_is_unpaired(run_dir: Path, tmp_path: Path)
     shutil.copytree(run_dir, other)
     for path in (other / "games").rglob("*.parquet"):
         pl.read_parquet(path, hive_partitioning=False).with_columns(pl.col("seed") + 1).write_parquet(path)
+    _reseal(other)
     build_report(run_dir, tmp_path / "out", compare=other, settings=FAST)
     outcomes = pl.read_csv(tmp_path / "out" / "tables" / "compare_outcomes.csv")
     seats = pl.read_csv(tmp_path / "out" / "tables" / "compare_seats.csv")

@@ -186,3 +186,15 @@ def test_replay_prints_the_exact_game(reference: Path, monkeypatch: pytest.Monke
     assert [p["policy"] for p in end["players"]] == seat_policies
     code, _, err = cli(["play", "--replay", str(reference), "--game", "nope:1"], monkeypatch, capsys)
     assert code == 2 and "no cell 'nope'" in err
+
+
+def test_planning_is_lazy_up_to_the_games_bound(tmp_path: Path) -> None:
+    from septima_sim.experiment import MAX_GAMES_PER_CELL, ExperimentError, build
+
+    data = {"name": "big", "games_per_cell": MAX_GAMES_PER_CELL, "seed": 1, "shard_size": 1}
+    exp = build({**data, "matrix": {"players": [2, 3, 4]}})
+    tasks = runner.iter_tasks(exp, "big", tmp_path, events=False)
+    first = [next(tasks) for _ in range(3)]  # 30 million shards: only what is taken is built
+    assert [(t.part, t.start, t.stop) for t in first] == [(0, 0, 1), (1, 1, 2), (2, 2, 3)]
+    with pytest.raises(ExperimentError, match="less than or equal to 10000000"):
+        build({**data, "games_per_cell": MAX_GAMES_PER_CELL + 1})

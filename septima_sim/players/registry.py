@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import tomllib
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -29,10 +30,27 @@ ENTRY_POINT_GROUP = "septima_sim.policies"
 """Installed packages register personas under this entry-point group: ``name = "package.module:Class"``."""
 PLUGIN_PREFIX = "py:"
 """``py:module:Class`` names a Policy class importable from ``PYTHONPATH`` (see docs/extending.md)."""
+PLUGIN_NAME = re.compile(r"^py:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$")
+"""A plugin persona: ``py:`` + a dotted module path + ``:`` + a class name (identifiers only)."""
+
+
+PERSONA_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+"""Persona names: lowercase letters, digits, ``-`` and ``_`` (they reach tables, reports and replay commands)."""
+
+
+class UnknownPolicyError(ValueError):
+    """A persona name that no factory is registered for (or that is not a valid name)."""
 
 
 def register_personas(personas: dict[str, Weights]) -> None:
-    """Register heuristic personas (e.g. from a user's TOML file, see ``weights.load_personas``) by name."""
+    """Register heuristic personas (e.g. from a user's TOML file, see ``weights.load_personas``) by name; a name
+    outside ``PERSONA_NAME`` raises UnknownPolicyError."""
+    bad = [name for name in personas if not PERSONA_NAME.match(name)]
+    if bad:
+        raise UnknownPolicyError(
+            f"persona name {bad[0]!r} is not allowed (lowercase letters, digits, - and _, starting with a letter or "
+            "digit, at most 64 characters)"
+        )
     for name, weights in personas.items():
         POLICIES[name] = lambda name=name, weights=weights: HeuristicPolicy(name, weights)
 
@@ -40,13 +58,10 @@ def register_personas(personas: dict[str, Weights]) -> None:
 register_personas(load_personas())
 
 
-class UnknownPolicyError(ValueError):
-    """A persona name that no factory is registered for."""
-
-
 def _installed() -> dict[str, object]:
-    """Personas that installed packages register under the ``septima_sim.policies`` entry-point group."""
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    """Personas that installed packages register under the ``septima_sim.policies`` entry-point group (names that
+    are not valid persona names are ignored)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if PERSONA_NAME.match(ep.name)}
 
 
 def policy_names() -> list[str]:
@@ -65,16 +80,17 @@ def _instantiate(cls: object, name: str) -> Policy:
     missing = [m for m in ("reset", "choose") if not callable(getattr(policy, m, None))]
     if missing:
         raise UnknownPolicyError(f"persona {name!r} is not a Policy: it has no {' or '.join(missing)} method")
-    if not isinstance(getattr(policy, "name", None), str):
+    own = getattr(policy, "name", None)
+    if not isinstance(own, str) or not PERSONA_NAME.match(own):  # a plugin's own name must be a safe persona name
         policy.name = name  # type: ignore[misc]
     return policy  # type: ignore[return-value]
 
 
 def _plugin(name: str) -> Policy:
     """The Policy named ``py:module:Class`` (module importable from ``PYTHONPATH``)."""
+    if not PLUGIN_NAME.match(name):
+        raise UnknownPolicyError(f"bad plugin persona {name!r}: use py:module:Class (Python identifiers)")
     module_name, _, class_name = name[len(PLUGIN_PREFIX) :].partition(":")
-    if not module_name or not class_name:
-        raise UnknownPolicyError(f"bad plugin persona {name!r}: use py:module:Class")
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # ImportError, or an error raised while importing user code
@@ -89,7 +105,7 @@ def make_policy(name: str) -> Policy:
     """A fresh policy for the persona ``name``; raises UnknownPolicyError listing the known names."""
     if name == "search" or name.startswith("search:"):
         budget = name.partition(":")[2] or str(SEARCH_BUDGET)
-        if not budget.isdigit() or int(budget) < 1:
+        if not (budget.isascii() and budget.isdigit()) or int(budget) < 1:
             raise UnknownPolicyError(f"bad search budget in {name!r}: use search:N with N >= 1 simulations")
         return SearchPolicy(
             int(budget), make_policy(SEARCH_FALLBACK), lambda: make_policy(SEARCH_FALLBACK), SEARCH_HORIZON

@@ -137,6 +137,8 @@ def read_baseline(path: Path, content: Path | None = None) -> Baseline:
         }
     except ExperimentError as exc:
         raise RegressionInputError(str(exc)) from None
+    except RegressionInputError:
+        raise
     except (KeyError, TypeError, ValueError, pl.exceptions.PolarsError) as exc:
         raise RegressionInputError(f"{path}: malformed baseline ({type(exc).__name__}: {exc})") from None
     if [runner.game_seed(exp.config.seed, i) for i in range(len(seeds["games"]))] != seeds["games"]:

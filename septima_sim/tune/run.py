@@ -19,15 +19,15 @@ import tomli_w
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from septima_sim import runner
+from septima_sim import rundir, runner, stopping
 from septima_sim.tune import config, confirm, outputs, patch, report, study, targets
 from septima_sim.tune.schema import TuneConfig, TuneError
 
 RESOLVED = "tune.toml"
 
 
-class TuneInterrupted(Exception):
-    """Ctrl-C during a tune: the study is saved; ``--resume DIR`` continues it."""
+class TuneInterrupted(runner.RunInterrupted):
+    """Ctrl-C or SIGTERM during a tune: the study is saved; ``--resume DIR`` continues it (exit 130 / 143)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ def prepare(
 ) -> tuple[TuneConfig, Path]:
     """Validate a new tune (nothing written on bad input) and create its folder with the resolved ``tune.toml``."""
     cfg = config.load(path, trials=trials, games=games, seed=seed)
-    out = out or runner.default_run_dir(f"tune-{cfg.name}")
+    out = out or rundir.default_run_dir(f"tune-{cfg.name}")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise TuneError(f"--out {out} exists (continue a tune with --resume {out})")
     try:
@@ -99,8 +99,9 @@ def execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, q
                 raise TuneError(f"{out}: no trial completed, nothing to confirm (see trials.csv)")
             progress.update(bar, description=": confirming on fresh seeds")
             confirmed = confirm.confirm(the_study, cfg, out, console, at)
-    except (KeyboardInterrupt, runner.RunInterrupted):
-        raise TuneInterrupted(f"interrupted; continue with: septima-sim tune --resume {out}") from None
+    except (KeyboardInterrupt, runner.RunInterrupted) as exc:
+        code = exc.exit_code if isinstance(exc, runner.RunInterrupted) else stopping.exit_code(exc)
+        raise TuneInterrupted(f"interrupted; continue with: septima-sim tune --resume {out}", code) from None
     except runner.RunError as exc:
         raise TuneError(str(exc)) from None
     frame = outputs.trials_frame(the_study, cfg)
