@@ -45,6 +45,7 @@ ContentOpt = Annotated[Path | None, typer.Option("--content", help="Content pack
     epilog="Examples:\n\n  septima-sim play --players 3 --seed 7\n\n"
     "  septima-sim play --mode basic --format jsonl > game.jsonl\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --lineup heuristic-mix\n\n"
+    "  septima-sim play --players 2 --lineup balanced,py:mybots:Clever     (one persona per seat)\n\n"
     "  septima-sim play --players 1 --lineup all-balanced        (solo against the Black Widow)\n\n"
     "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --format html --out game.html   (replay page)"
@@ -56,7 +57,12 @@ def play(
     shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
     omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module (random Omen deck).")] = False,
     lineup: Annotated[
-        str, typer.Option("--lineup", "-l", help="Named lineup (content/lineups.toml), rotated by the seed.")
+        str,
+        typer.Option(
+            "--lineup",
+            "-l",
+            help="Named lineup (content/lineups.toml, rotated by the seed) or one persona per seat: balanced,random.",
+        ),
     ] = "all-random",
     fmt: Annotated[
         str,
@@ -97,11 +103,17 @@ def play(
         _play_out(config, pack, policies, game_seed, fmt, out, f"{cell}:{index}")
         return
     config = GameConfig(players=players, mode=mode, shapeshifting=shapeshifting, omens=omens).validate()
-    lineups = builtin_lineups()
-    if lineup not in lineups:
-        raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)})")
-    seats = lineups[lineup]
-    policies = [make_policy(seats[(s + seed) % len(seats)]) for s in range(players)]
+    if "," in lineup:  # one persona per seat, in seat order (no rotation)
+        seats = [name.strip() for name in lineup.split(",")]
+        if len(seats) != players:
+            raise UserError(f"--lineup lists {len(seats)} personas for {players} player(s): give one per seat")
+        policies = [make_policy(name) for name in seats]
+    else:
+        lineups = builtin_lineups()
+        if lineup not in lineups:
+            raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)}; or one persona per seat: a,b,c)")
+        named = lineups[lineup]
+        policies = [make_policy(named[(s + seed) % len(named)]) for s in range(players)]
     pack = load_content(content)
     _play_out(config, pack, policies, seed, fmt, out, f"lineup {lineup}")
 

@@ -99,3 +99,19 @@ def test_plugin_plays_a_run_through_the_console_script(plugin_path: Path, tmp_pa
     players = pl.scan_parquet(str(tmp_path / "run" / "players" / "**" / "*.parquet"), hive_partitioning=True).collect()
     assert sorted(set(players["policy"])) == ["last-installed", "py:lastplug:LastOption"]
     assert players.height == 12
+
+
+def test_play_lineup_names_one_persona_per_seat(plugin_path: Path) -> None:
+    """``play --lineup a,b`` seats the personas in order; a wrong count or an unknown name is exit 2, one line."""
+    script = Path(sys.executable).parent / "septima-sim"
+    env = {**os.environ, "PYTHONPATH": f"{plugin_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+
+    def play(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(script), "play", *args], capture_output=True, text=True, env=env, check=False)
+
+    out = play("--players", "2", "--seed", "3", "--lineup", "py:lastplug:LastOption,balanced")
+    assert out.returncode == 0, out.stderr
+    assert "seat 0 (green, py:lastplug:LastOption)" in out.stdout and "seat 1 (orange, balanced)" in out.stdout
+    for lineup, message in (("random,random,random", "lists 3 personas for 2 player(s)"), ("random,nobody", "nobody")):
+        bad = play("--players", "2", "--lineup", lineup)
+        assert bad.returncode == 2 and message in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
