@@ -25,7 +25,7 @@ from helpers import (
 
 from septima_sim.content import INGREDIENTS, Content
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import actions, crowd, potions, ritual, scoring, trials
+from septima_sim.engine import actions, crowd, potions, ritual, scoring, spells, trials
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
@@ -804,22 +804,22 @@ def test_b26_track_geometry(content: Content) -> None:
 def test_b27_spell_market_slots(content: Content) -> None:
     g = make_game(content)
     p = g.players[0]
-    row = ritual.MarketRow([101, 102], [1, 2, 3, 4, 5])
+    row = spells.MarketRow([101, 102], [1, 2, 3, 4, 5])
     assert (row.middle, row.bottom) == (5, 4)
     g.market = [row, row, row]
     p.ritual_col = 0
     g.policies[0] = Scripted(spell_gain=(0, 1))
-    ritual.gain_spell(g, p)  # middle: a new middle is revealed
+    spells.gain_spell(g, p)  # middle: a new middle is revealed
     assert p.spells[-1].idx == 5 and (row.middle, row.bottom) == (3, 4)
     g.policies[0] = Scripted(spell_gain=(0, 2))
-    ritual.gain_spell(g, p)  # bottom: the middle slides down, a new middle is revealed
+    spells.gain_spell(g, p)  # bottom: the middle slides down, a new middle is revealed
     assert p.spells[-1].idx == 4 and (row.middle, row.bottom) == (2, 3)
     g.policies[0] = Scripted(spell_gain=(0, 0))
-    ritual.gain_spell(g, p)
-    ritual.gain_spell(g, p)  # scoring: top, then the other; then the slot stays empty
+    spells.gain_spell(g, p)
+    spells.gain_spell(g, p)  # scoring: top, then the other; then the slot stays empty
     assert [s.idx for s in p.spells[-2:]] == [102, 101] and row.scoring == []
     g.market = [row]
-    ritual.refresh_market(g)  # end of season: bottom discarded, middle slides down, new middle
+    spells.refresh_market(g)  # end of season: bottom discarded, middle slides down, new middle
     assert (row.middle, row.bottom) == (1, 2)
 
 
@@ -827,7 +827,7 @@ def test_b27_border_column_offers_both_elements(content: Content) -> None:
     g = make_game(content)
     p = g.players[0]
     p.ritual_col = 1
-    ritual.gain_spell(g, p)
+    spells.gain_spell(g, p)
     elements = {e for e, _ in pol(g, 0).asked(Kind.SPELL_GAIN)[0].options}
     assert elements == {0, 1}
 

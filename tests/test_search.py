@@ -43,7 +43,9 @@ def test_determinize_keeps_public_and_own_information_and_reshuffles_the_rest(co
     assert twin.goals[0] == g.goals[0]  # own goals kept
     assert any(twin.goals[s] != g.goals[s] for s in (1, 2, 3))  # other seats' goals re-guessed
     assert sorted(twin.witch_deck) == sorted(g.witch_deck) and twin.witch_deck != g.witch_deck
-    assert twin.omen_deck[0] == g.omen_deck[0] and twin.omen_deck[-1] == g.omen_deck[-1]  # next card and Sabbath
+    deck, twin_deck = g.module("omens").deck, twin.module("omens").deck  # type: ignore[attr-defined]
+    assert twin_deck[0] == deck[0] and twin_deck[-1] == deck[-1]  # next card and Sabbath
+    assert twin_deck is not deck
     assert twin.septima_right == g.septima_right and twin.septima_left == g.septima_left  # face-up markers
 
 

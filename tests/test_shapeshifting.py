@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from septima_sim.content import Content
-from septima_sim.engine import actions, shapeshifting
+from septima_sim.engine import actions
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
+from septima_sim.engine.modules.shapeshifting import cover, uncover
 from septima_sim.engine.state import Player
 from septima_sim.players import RandomPolicy
 from tests.helpers import Scripted, action, place, witch
@@ -31,11 +32,13 @@ def animal(g: Game, animal_id: str) -> int:
 def become(g: Game, p: Player, animal_id: str, card_id: str) -> int:
     """Put a player in animal form from the start of this moon phase, playing `card_id`."""
     p.form = animal(g, animal_id)
-    p.covered = p.coven[0] if p.coven else -1
-    shapeshifting.start_phase(g, p)
+    uncover(g, p)
+    if p.coven:
+        cover(g, p, p.coven[0])
+    g.module("shapeshifting").start_phase(g)
     card = action(g, card_id)
     g.played[p.seat] = card
-    shapeshifting.reveal(g, p, card)
+    g.module("shapeshifting").reveal(g)
     return card
 
 
@@ -95,11 +98,11 @@ def test_s2_covered_witch_ability_is_off(content: Content) -> None:
     g = ss_game(content)
     p = g.players[0]
     p.coven = [witch(g, "hazel")]
-    from septima_sim.engine import effects
+    from septima_sim.engine.abilities import abilities
 
-    assert list(effects.abilities(g, p))
-    p.covered = witch(g, "hazel")
-    assert list(effects.abilities(g, p)) == []
+    assert list(abilities(g, p))
+    cover(g, p, witch(g, "hazel"))
+    assert list(abilities(g, p)) == []
 
 
 def test_s2_matched_shapeshift_lowers_one_and_raises_none(content: Content) -> None:
@@ -137,26 +140,26 @@ def test_s3_animal_form_selects_only_the_tile_actions(content: Content) -> None:
     g = ss_game(content)
     p = g.players[1]
     p.form = animal(g, "fox")
-    shapeshifting.start_phase(g, p)
-    opts = shapeshifting.card_options(g, p)
+    g.module("shapeshifting").start_phase(g)
+    opts = g.card_options(p)
     assert sorted(g.action_ids[i] for i in opts) == ["heal", "move", "plead", "remember"]
     p.hand[action(g, "plead")] = False
-    assert "plead" not in [g.action_ids[i] for i in shapeshifting.card_options(g, p)]
+    assert "plead" not in [g.action_ids[i] for i in g.card_options(p)]
 
 
 def test_s3_ability_only_with_the_leftmost_action(content: Content) -> None:
     g = ss_game(content)
     p = g.players[1]
     become(g, p, "fox", "move")
-    assert p.ability == "move_to_ingredient"
+    assert p.fx.id == "move_to_ingredient"
     become(g, p, "fox", "heal")
-    assert p.ability == ""
+    assert p.fx.id == ""
 
 
 def test_s3_rules_apply_only_when_the_phase_starts_in_animal_form(content: Content) -> None:
     g = ss_game(content, players=2)
     p = g.players[0]
-    shapeshifting.start_phase(g, p)  # human at the start of the phase
+    g.module("shapeshifting").start_phase(g)  # human at the start of the phase
     p.form = animal(g, "toad")  # shapeshifted during the phase
     g.raise_suspicion(p, 2)
     assert p.suspicion == 4  # human rules still apply this turn
@@ -271,7 +274,7 @@ def test_s7_toad_away_from_river_pays_mushrooms(content: Content) -> None:
     from septima_sim.engine import potions
 
     p.res = [0, 0, 1, 0, 0, 0]
-    assert potions.waived_ingredient(g, p) == -1
+    assert p.fx.waived_ingredient(g, p) == -1
     assert not potions.can_pay(p, g.potion_index["flying-ointment"], g, 0, -1)
 
 
@@ -292,7 +295,8 @@ def test_s8_serpent_remember_still_triggers_aylana(content: Content) -> None:
     p = g.players[0]
     p.coven = [witch(g, "aylana"), witch(g, "hazel")]
     card = become(g, p, "serpent", "remember")
-    p.covered = witch(g, "hazel")
+    uncover(g, p)
+    cover(g, p, witch(g, "hazel"))
     p.hand[card] = False
     g.played[1] = action(g, "heal")
     g.septima_right = action(g, "plead")
@@ -386,7 +390,8 @@ class Watched(Game):
         before = p.suspicion
         if p.in_animal:
             card = self.played[p.seat]
-            assert card in self.animal_actions[p.form], "played a card outside the tile in animal form"
+            tiles = self.module("shapeshifting").tiles  # type: ignore[attr-defined]
+            assert card in tiles[p.form], "played a card outside the tile in animal form"
         super().resolve_turn(p)
         if p.in_animal:
             assert p.suspicion <= before and not p.raised

@@ -12,12 +12,14 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content, OmenHalf
-from septima_sim.engine import actions, effects, omens, potions, ritual, scoring, shapeshifting, trials, widow
+from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
+from septima_sim.engine import actions, effects, potions, ritual, scoring, spells, trials
 from septima_sim.engine.board import REGIONS, Board
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
+from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
 from septima_sim.engine.view import PlayerView
 
@@ -60,9 +62,6 @@ class Game:
         self.full = config.full
         self.seed = seed
         self.sink = sink
-        self.solo = config.players == 1
-        self.widow: widow.WidowState | None = None  # the Black Widow in solo mode (W1-W4)
-        self.widow_first = False  # solo: the Widow holds the start player token this season
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)
@@ -72,27 +71,13 @@ class Game:
         self.mode_actions = tuple(
             i for i, a in enumerate(content.actions) if (self.full or not a.full_only) and not a.module
         )
-        self.shapeshifting = config.shapeshifting
-        # Omens module (O1-O5): the active half's hook ("" = none) is compared at the base flow's hook points
-        self.omens = config.omens
-        self.omen = ""
-        self.omen_half: OmenHalf | None = None
-        self.omen_card = -1  # active Omen card index
-        self.omen_side = ""  # "bright" | "dark"
-        self.omen_deck: list[int] = []  # next card first (face up), the Witches' Sabbath last
-        self.omen_cards: list[str] = []  # card ids drawn, in season order
-        self.omen_halves: list[str] = []  # "bright" / "dark" per season with an Omen
-        self.omen_marked = [-1] * config.players  # Era of Epidemic: the face-down witch per seat
-        self.omen_trials: list[tuple[int, int, int]] = []  # (season, winner, bitmask of seats with a loyal citizen)
-        self.hand_actions = self.mode_actions
-        if self.shapeshifting:  # S1: Shapeshift replaces Chant
-            chant = self.action_index["chant"]
-            self.hand_actions = (*(i for i in self.mode_actions if i != chant), self.action_index["shapeshift"])
+        self.hand_actions = self.mode_actions  # the cards a hand holds (a module may swap some, S1)
+        self.fx: RuleEffect = NO_RULE_EFFECT  # the rule change in force for everyone (an Omen half)
+        self.witches_off: list[list[int]] = [[] for _ in range(self.n)]  # coven witches whose ability is off
         # the icon a card carries for matching and for abilities that name an action (S2: Shapeshift = Chant)
         self.icon = tuple(self.action_index[a.icon] if a.icon else i for i, a in enumerate(content.actions))
         self.chant = self.action_index["chant"]
         self.play_trigger = tuple(f"play:{a}" for a in self.action_ids)  # ability trigger names per card (B21g)
-        self.animal_actions = tuple(tuple(self.action_index[x] for x in a.actions) for a in content.animals)
         self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
         self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
         disease_ids = [d.id for d in content.diseases]
@@ -145,8 +130,20 @@ class Game:
         self.buildings: dict[int, int] = {}  # area index -> building index
         self.market: list[dict[str, list[int]]] = []  # per element: scoring, deck, middle, bottom
         self.goal_deck: list[int] = []
+        # rules modules (engine/modules): enabled ones in registry order, and per hook the ones that use it
+        self.modules: tuple[Module, ...] = tuple(s.factory() for s in MODULES.values() if s.name in config.modules)
+        self.module_by_name = {m.name: m for m in self.modules}
+        for m in self.modules:
+            m.init(self)
+        self.hooks = BoundHooks(self.modules)
+        self.keeps_discards = any(m.keeps_discards for m in self.modules)
+        self.action_defaults = {f.name: f.default for spec in MODULES.values() for f in spec.action_fields}
 
     # ------------------------------------------------------------------------------------------------ helpers
+    def module(self, name: str) -> Module:
+        """The enabled module registered under ``name`` (KeyError when it is off)."""
+        return self.module_by_name[name]
+
     def ask(self, kind: str, seat: int, options: Sequence, context: object = None):
         """Ask the seat's policy to choose; a single option is taken without asking."""
         if len(options) == 1:
@@ -157,12 +154,20 @@ class Game:
 
     def emit(self, kind: str, seat: int, **fields: object) -> None:
         """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
-        record = {"season": self.season + 1, "turn": self.turn + 1, "step": self.step, "seat": seat, "kind": kind}
-        if self.omen_card >= 0:  # Omens: every event carries the active Omen
-            record["omen"] = self.content.omens[self.omen_card].id
-            record["omen_half"] = self.omen_side
+        record: dict[str, object] = {
+            "season": self.season + 1,
+            "turn": self.turn + 1,
+            "step": self.step,
+            "seat": seat,
+            "kind": kind,
+        }
+        if kind == "action":  # the fields modules add to actions, at their values when the module is off
+            record.update(self.action_defaults)
         record.update(fields)
-        self.sink(record)  # type: ignore[misc]
+        for module_fields in self.hooks.event_fields:
+            module_fields(self, record)
+        assert self.sink is not None
+        self.sink(record)
 
     def gain_wisdom(self, p: Player, amount: int, source: str) -> None:
         p.wisdom += amount
@@ -221,12 +226,18 @@ class Game:
     def lower_suspicion(self, p: Player, n: int) -> None:
         p.suspicion = max(self.rules.suspicion_min, p.suspicion - n)
 
+    def may_raise(self, p: Player) -> bool:
+        """B13: whether anything may raise this seat's suspicion now (S4: never in animal form)."""
+        for can_raise in self.hooks.can_raise:  # noqa: SIM110  (a loop: no generator in the turn loop)
+            if not can_raise(self, p):
+                return False
+        return True
+
     def raise_suspicion(self, p: Player, n: int) -> None:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
-        if n <= 0 or p.in_animal:  # S4: in animal form suspicion is never raised
+        if n <= 0 or not self.may_raise(p):
             return
-        if self.omen == "raise_costs_wisdom":
-            omens.paranoia(self, p)
+        self.fx.on_raise(self, p)
         p.raised = True
         top = self.rules.suspicion_max
         for _ in range(n):
@@ -262,8 +273,8 @@ class Game:
         for s in range(self.n):
             if s != seat and self.played[s] >= 0 and icon[self.played[s]] == mine:
                 others += 1
-        if self.widow is not None and icon[self.widow.card] == mine:  # W1: matching the Widow = a player
-            others += 1
+        for extra_matches in self.hooks.extra_matches:  # W1: matching the Widow = a player
+            others += extra_matches(self, mine)
         return others, mine == self.septima_right
 
     # ------------------------------------------------------------------------------------------------ setup
@@ -315,18 +326,16 @@ class Game:
             self.hunter_space.append(space)
             self.hunter_active.append(True)
         if self.full:
-            self.market = ritual.setup_market(self)
-        if self.shapeshifting:
-            shapeshifting.setup(self)
-        if self.omens:
-            omens.setup(self)
+            self.market = spells.setup_market(self)
+        for module_setup in self.hooks.setup:
+            module_setup(self)
         self.fill_patients()
         self.prepare_septima()
         for s in reversed(self.order):
             opts = [v for v in self.board.edge_vertices if v not in self.occupied]
             self.move_to(self.players[s], self.ask(Kind.START_VERTEX, s, opts))
-        if self.solo:
-            widow.setup(self)
+        for place_leaders in self.hooks.place_leaders:
+            place_leaders(self)
 
     def fill_patients(self) -> None:
         """B9 step 3: draw patients until the board holds 4/5/6, each on its flag's lowest free space."""
@@ -386,8 +395,8 @@ class Game:
             patient.angry = 1
         self.fill_patients()
         self.prepare_septima()
-        if self.widow is not None:
-            widow.shuffle_markers(self)
+        for start_season in self.hooks.start_season:
+            start_season(self)
 
     def clone(self, policies: Sequence[Policy], seed: int) -> Game:
         """An independent copy of the game for simulations (search players): every mutable part copied, the
@@ -401,8 +410,9 @@ class Game:
             elif isinstance(value, set):
                 value = set(value)
             setattr(twin, name, value)
-        if self.widow is not None:
-            twin.widow = self.widow.copy()
+        twin.modules = tuple(m.copy() for m in self.modules)
+        twin.module_by_name = {m.name: m for m in twin.modules}
+        twin.hooks = BoundHooks(twin.modules)
         twin.sink = None
         twin.policies = list(policies)
         base = random.Random(seed)
@@ -429,24 +439,16 @@ class Game:
                 k = len(self.goals[s])
                 self.goals[s], unseen = unseen[:k], unseen[k:]
         self.goal_deck = unseen
-        if self.widow is not None:
-            rng.shuffle(self.widow.markers)
-        hidden = len(self.omen_deck) - 2  # Omens: only the next card and the Sabbath at the bottom are public
-        if hidden > 0:
-            ids = [o.id for o in self.content.omens]
-            seen = {self.omen_deck[0], self.omen_deck[-1]} | {ids.index(x) for x in self.omen_cards}
-            pool = [i for i, o in enumerate(self.content.omens) if i not in seen and not o.sabbath]
-            self.omen_deck[1:-1] = rng.sample(pool, hidden)
+        for module_determinize in self.hooks.determinize:
+            module_determinize(self, seat, rng)
 
     def card_options(self, p: Player) -> list[int]:
-        """B11: the cards a seat may select now (S3: in animal form, the tile's four)."""
-        if self.shapeshifting:
-            opts = shapeshifting.card_options(self, p)
-        else:
-            opts = [i for i in self.hand_actions if p.hand[i]]
-        if self.omen == "forbid_action":  # Broken Memories
-            opts = omens.card_options(self, opts)
-        return opts
+        """B11: the cards in hand a seat may select now; modules (S3: in animal form, the tile's four) and the rule
+        effect in force (Broken Memories) may narrow them."""
+        opts = [i for i in self.hand_actions if p.hand[i]]
+        for card_options in self.hooks.card_options:
+            opts = card_options(self, p, opts)
+        return self.fx.card_options(self, p, opts)
 
     def moon_phase(self, forced: dict[int, int] | None = None) -> None:
         """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
@@ -454,8 +456,8 @@ class Game:
         self.step = "select"
         for p in players:
             p.raised = False
-            if self.shapeshifting:
-                shapeshifting.start_phase(self, p)
+        for start_phase in self.hooks.start_phase:
+            start_phase(self)
         choices = [
             forced[p.seat] if forced and p.seat in forced else self.ask(Kind.CARD, p.seat, self.card_options(p))
             for p in players
@@ -463,17 +465,15 @@ class Game:
         for s, card in enumerate(choices):  # reveal
             self.played[s] = card
             players[s].hand[card] = False
-            if self.shapeshifting:
-                shapeshifting.reveal(self, players[s], card)
-        if self.widow is not None:
-            widow.reveal(self)
+        for reveal in self.hooks.reveal:
+            reveal(self)
         self.step = "resolve"
-        if self.widow is not None and self.widow_first:
-            widow.resolve(self)
+        for before_turns in self.hooks.before_turns:
+            before_turns(self)
         for s in self.order:
             self.resolve_turn(players[s])
-        if self.widow is not None and not self.widow_first:
-            widow.resolve(self)
+        for after_turns in self.hooks.after_turns:
+            after_turns(self)
         self.step = "hunter"
         for s in self.order:
             self.hunter_roll(players[s])
@@ -492,7 +492,7 @@ class Game:
             self.move_to(p, dest)
         others, septima = self.matched(seat, card)
         oil = False
-        if others == 0 and not septima and not p.in_animal:  # S4: no effect that needs a raise in animal form
+        if others == 0 and not septima and self.may_raise(p):  # S4: no effect that needs a raise in animal form
             oil = potions.offer_ritual_oil(self, p)
         matched = others > 0 or septima or oil
         p.played[card] += 1
@@ -503,8 +503,7 @@ class Game:
         actions.resolve_card(self, p, card, matched, card)
         icon = self.icon[card]
         effects.trigger(self, p, self.play_trigger[icon])
-        if self.omen in omens.PLAY_HOOKS:
-            omens.on_play(self, p, icon)
+        self.fx.on_play(self, p, icon)  # Omens: a half that acts when an action is played
         if self.full:
             ritual.offer_spells(self, p, icon)
         if self.sink is not None:
@@ -515,7 +514,6 @@ class Game:
                 matched_players=others,
                 matched_septima=septima,
                 matched_other="ritual-oil" if oil else None,
-                form=self.content.animals[p.form].id if p.in_animal else "human",  # the form cannot change mid-turn
                 suspicion_before=sus0,
                 suspicion_after=p.suspicion,
                 wisdom_before=wis0,
@@ -529,21 +527,23 @@ class Game:
 
     def suspicion_step(self, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
         """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant (or Shapeshift) raises
-        none; Ritual Oil still raises 1. S4: in animal form, unmatched -1 and matched no change."""
+        none; Ritual Oil still raises 1. Modules may change it (S4: in animal form, unmatched -1, matched 0)."""
         before = p.suspicion
         r = self.rules
-        if p.in_animal:
-            raise_by = shapeshifting.suspicion_change(p, bool(others or septima or oil))
-            self.lower_suspicion(p, -raise_by)
-        elif self.icon[card] == self.chant:
+        if self.icon[card] == self.chant:
             raise_by = 0
         else:
             raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
-            if others and self.omen == "match_player_extra":  # Suspicious Allies
-                raise_by += omens.amount_of(self)
+            if others:
+                raise_by += self.fx.match_raise(self)  # Omens: Suspicious Allies
             if oil:
                 raise_by += r.ritual_oil
-        self.raise_suspicion(p, raise_by)
+        for suspicion_change in self.hooks.suspicion_change:
+            raise_by = suspicion_change(self, p, bool(others or septima or oil), raise_by)
+        if raise_by < 0:
+            self.lower_suspicion(p, -raise_by)
+        else:
+            self.raise_suspicion(p, raise_by)
         if self.sink is not None:
             self.emit(
                 "suspicion", p.seat, suspicion_before=before, suspicion_after=p.suspicion, detail=f"{raise_by:+d}"
@@ -610,19 +610,13 @@ class Game:
         self.septima_right = self.septima_left
         self.septima_left = self.septima_bag.pop() if self.septima_bag else -1
         for s, p in enumerate(self.players):
-            card = self.played[s]
-            if self.shapeshifting and self.action_ids[card] == "shapeshift":
-                p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
-            else:
-                p.discard.append(card)
+            p.discard.append(self.played[s])
             self.played[s] = -1
             self.remember_copy[s] = -1
             for sp in p.spells:
                 sp.used_turn = -1
-        if self.shapeshifting:
-            shapeshifting.turn_back_step(self)
-        if self.widow is not None:
-            widow.end_turn(self)
+        for end_turn in self.hooks.end_turn:
+            end_turn(self)
         for h in range(len(self.hunter_active)):
             self.hunter_active[h] = True
         for space in [s for s, pt in self.patients.items() if pt.healed_by]:
@@ -647,9 +641,8 @@ class Game:
                 self.hunter_active.append(True)
         self.start_player = (self.start_player + 1) % self.n
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
-        self.widow_first = not self.widow_first  # solo: the token passes between the player and the Widow
         for p in self.players:
-            if not self.shapeshifting:  # S6: with Shapeshifting, step 4 is skipped for everyone
+            if not self.keeps_discards:  # S6: with Shapeshifting, step 4 is skipped for everyone
                 for card in p.discard:
                     p.hand[card] = True
                 p.discard = []
@@ -657,11 +650,11 @@ class Game:
             for sp in p.spells:
                 sp.active = False
         if self.full:
-            ritual.refresh_market(self)
+            spells.refresh_market(self)
         if self.sink is not None:
             self.emit("season_end", -1, detail=self.rules.seasons[self.season])
-        if self.omens:  # step 6: the next Omen takes effect
-            omens.next_omen(self)
+        for end_of_season in self.hooks.end_of_season:  # step 6: the next Omen takes effect
+            end_of_season(self)
 
 
 def _space_key(space: str) -> tuple[str, int]:

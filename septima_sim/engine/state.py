@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from septima_sim.engine.results import SOURCES
+from septima_sim.engine.rule_effects import NO_SEAT_EFFECT, SeatEffect
 
 
 class SpellCard:
@@ -46,7 +47,6 @@ class Player:
     """Everything public about one seat. Book of Divination goals are private and live in ``Game.goals``."""
 
     __slots__ = (
-        "ability",
         "animal_turns",
         "animals",
         "animals_used",
@@ -59,6 +59,7 @@ class Player:
         "crowd",
         "discard",
         "form",
+        "fx",
         "hand",
         "healed",
         "hunter_rolls",
@@ -116,12 +117,12 @@ class Player:
         self.ritual_col = 0
         self.ribbons = 0  # bitmask of ribbon rows entered
         self.mirror = -1  # witch borrowed by the Magic Mirror this season
+        self.fx: SeatEffect = NO_SEAT_EFFECT  # the rule change in force for this seat this turn (an animal ability)
         # Shapeshifting module
         self.animals: list[int] = []  # the two animal tiles of the player's colour
         self.form = -1  # animal index, -1 = human form
         self.covered = -1  # witch covered by the animal tile
         self.in_animal = False  # started this moon phase in animal form (S3)
-        self.ability = ""  # animal ability in force this turn
         self.shapeshifts = 0
         self.animal_turns = 0
         self.animals_used: list[int] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from septima_sim.content.model import Content
@@ -18,19 +18,6 @@ if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.results import GameResult
     from septima_sim.engine.state import Patient, Player
-
-
-class WidowView(NamedTuple):
-    """What a player sees of the Black Widow (solo)."""
-
-    vertex: int
-    suspicion: int
-    wisdom: int
-    card: int  # marker revealed this turn (-1 before the reveal)
-    last: int
-    spiders: tuple[int, ...]
-    crowd: int
-    ritual_row: int
 
 
 class PlayerView:
@@ -150,16 +137,11 @@ class PlayerView:
     def potion_supply(self) -> tuple[int, ...]:
         return tuple(self._game.potion_supply)
 
-    @property
-    def upcoming_omen(self) -> int:
-        """The face-up Omen card on top of the deck (O1; index into content.omens), -1 when none is left."""
-        deck = self._game.omen_deck
-        return deck[0] if deck else -1
-
-    @property
-    def omen(self) -> tuple[int, str]:
-        """The active Omen: (card index, "bright" | "dark"), or (-1, "") when none is active."""
-        return self._game.omen_card, self._game.omen_side
+    def module(self, name: str) -> object:
+        """The public state of an enabled rules module (``Module.public``: e.g. ``OmensView``, ``WidowView``), or
+        None when the module is off."""
+        m = self._game.module_by_name.get(name)
+        return m.public(self._game, self.seat) if m is not None else None
 
     def sample_continuation(
         self, card: int, policies: Sequence[Policy], seed: int, seasons: int | None = None
@@ -173,11 +155,3 @@ class PlayerView:
         twin.determinize(self.seat, random.Random(seed))
         last = None if seasons is None else min(len(g.rules.seasons) - 1, g.season + seasons)
         return twin.play_from(g.season, g.turn, {self.seat: card}, last)
-
-    @property
-    def widow(self) -> WidowView | None:
-        """Solo: the Black Widow's public state (her marker deck order stays hidden)."""
-        w = self._game.widow
-        if w is None:
-            return None
-        return WidowView(w.vertex, w.suspicion, w.wisdom, w.card, w.last, tuple(w.spiders), w.crowd, w.ritual_row)

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.board import Board
 from septima_sim.engine.decisions import Decision, Kind
-from septima_sim.engine.scoring import player_stat
 from septima_sim.engine.state import Player
+from septima_sim.engine.stats import player_stat
 from septima_sim.engine.view import PlayerView
 from septima_sim.players.weights import Weights
 
