@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
 from septima_sim.engine.view import PlayerView
 
-EventSink = Callable[[dict], None]
+EventSink = Callable[[dict[str, object]], None]
 
 _BOARDS: dict[str, Board] = {}
 
@@ -39,7 +40,8 @@ def board_for(content: Content) -> Board:
 def random_streams(seed: int) -> tuple[random.Random, random.Random, random.Random, random.Random]:
     """Four independent streams from one game seed: setup, card/tile draws, dice, policies."""
     children = np.random.SeedSequence(seed).spawn(4)
-    return tuple(random.Random(int(c.generate_state(2, np.uint64)[0])) for c in children)  # type: ignore[return-value]
+    a, b, c, d = (random.Random(int(child.generate_state(2, np.uint64)[0])) for child in children)
+    return a, b, c, d
 
 
 class Game:
@@ -128,7 +130,7 @@ class Game:
         self.potion_supply = [self.rules.potion_supply] * len(content.potions)
         self.crystal_supply = 0
         self.buildings: dict[int, int] = {}  # area index -> building index
-        self.market: list[dict[str, list[int]]] = []  # per element: scoring, deck, middle, bottom
+        self.market: list[spells.MarketRow] = []  # per element: scoring stack, deck, middle, bottom
         self.goal_deck: list[int] = []
         # rules modules (engine/modules): enabled ones in registry order, and per hook the ones that use it
         self.modules: tuple[Module, ...] = tuple(s.factory() for s in MODULES.values() if s.name in config.modules)
@@ -144,7 +146,7 @@ class Game:
         """The enabled module registered under ``name`` (KeyError when it is off)."""
         return self.module_by_name[name]
 
-    def ask(self, kind: str, seat: int, options: Sequence, context: object = None):
+    def ask(self, kind: str, seat: int, options: Sequence[Any], context: object = None) -> Any:
         """Ask the seat's policy to choose; a single option is taken without asking."""
         if len(options) == 1:
             return options[0]
@@ -322,8 +324,8 @@ class Game:
         rs.shuffle(self.patient_stack)
         for space in sorted(self.board.patient_spaces, key=_space_key):
             self.space_order.setdefault(space.split("-")[0], []).append(space)
-        for space in r.hunter_start_spaces[self.n]:
-            self.hunter_space.append(space)
+        for start in r.hunter_start_spaces[self.n]:
+            self.hunter_space.append(start)
             self.hunter_active.append(True)
         if self.full:
             self.market = spells.setup_market(self)

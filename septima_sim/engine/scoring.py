@@ -140,8 +140,8 @@ def final_result(g: Game) -> GameResult:
             row[f"played_{a.id}"] = p.played[k]
         for column in player_columns:
             row[column.name] = _default(column)
-        for module_fields in g.hooks.player_fields:
-            module_fields(g, p, row)
+        for seat_fields in g.hooks.player_fields:
+            seat_fields(g, p, row)
         row["witches_drafted"] = [c.witches[w].id for w in g.drafted[p.seat]]
         row["witches"] = [c.witches[w].id for w in p.coven]
         row["spells"] = [c.spells[sp.idx].id for sp in p.spells]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.board import Board
 from septima_sim.engine.decisions import Decision, Kind
-from septima_sim.engine.state import Player
+from septima_sim.engine.state import Patient, Player
 from septima_sim.engine.stats import player_stat
 from septima_sim.engine.view import PlayerView
 from septima_sim.players.weights import Weights
@@ -103,9 +103,12 @@ class _Tables:
         return counts
 
 
+ByArea = dict[int, list[Patient]]
+"""Patients by the area they stand next to."""
+
 _TABLES: dict[str, _Tables] = {}
 """Content hash -> static lookups."""
-_BUILDING_GAINS: dict[tuple, tuple[tuple[str, float], ...]] = {}
+_BUILDING_GAINS: dict[tuple[object, ...], tuple[tuple[str, float], ...]] = {}
 """(persona weights, vertex, buildings next to it) -> (card, what the buildings add) when not 0; kept across games."""
 _BUILDING_CARDS = ("collect", "brew", "chant", "recruit", "plead", "remember", "move")
 """Cards a building can strengthen (triggers and the brewing discount)."""
@@ -165,7 +168,7 @@ class HeuristicPolicy:
         self._hv: dict[int, float] = {}
         self._plans: dict[int, float] = {}
         self._hunt: dict[int, int] | None = None  # region -> vertex of its standing hunter
-        self._pba: dict[int, list] | None = None
+        self._pba: ByArea | None = None
         self._area_value: dict[int, float] | None = None
         self._waiting: list[int] | None = None
         self._static: tuple[float, ...] = ()
@@ -184,7 +187,7 @@ class HeuristicPolicy:
         self._vgains = {}
 
     # ------------------------------------------------------------------------------------------------ dispatch
-    def choose(self, decision: Decision, view: PlayerView) -> int:  # type: ignore[override]
+    def choose(self, decision: Decision, view: PlayerView) -> int:
         """Index of the best-valued option."""
         if self._fresh:
             self._fresh = False
@@ -373,7 +376,7 @@ class HeuristicPolicy:
             recipes = self._t.recipes
             brewed = [0] * len(recipes)
             half = 0.5 * self.w.ingredient
-            candidates = range(len(recipes))
+            candidates: Sequence[int] = range(len(recipes))
             for _ in range(self._c.rules.brew_max):
                 best, best_v, best_gaps = -1, 0.0, 0
                 budget = res[CRYSTAL] + discount
@@ -405,7 +408,7 @@ class HeuristicPolicy:
         self._plans[key] = total
         return total
 
-    def _vertex_gain(self, view: PlayerView, me: Player, card: str, vertex: int, patients: dict[int, list]) -> float:
+    def _vertex_gain(self, view: PlayerView, me: Player, card: str, vertex: int, patients: ByArea) -> float:
         """What standing on `vertex` adds to playing `card` now (Collect lunar gains, Heal targets, shrines...)."""
         t = self._t
         w = self.w
@@ -425,10 +428,10 @@ class HeuristicPolicy:
         elif card == "ritual" and t.shrine_at[vertex]:
             value = 0.5 * w.spell if any(not sp.ready for sp in me.spells) else 0.0
         if t.building_areas[vertex]:
-            gains = self._vgains.get(vertex)
-            if gains is None:
-                gains = self._vgains[vertex] = self._building_gains(view, vertex)
-            value += sum(x for c, x in gains if c == card)
+            building = self._vgains.get(vertex)
+            if building is None:
+                building = self._vgains[vertex] = self._building_gains(view, vertex)
+            value += sum(x for c, x in building if c == card)
         return value
 
     def _building_gains(self, view: PlayerView, vertex: int) -> tuple[tuple[str, float], ...]:
@@ -456,11 +459,11 @@ class HeuristicPolicy:
                     value += 1.5
         return value
 
-    def _position(self, view: PlayerView, me: Player, vertex: int, patients: dict[int, list]) -> float:
+    def _position(self, view: PlayerView, me: Player, vertex: int, patients: ByArea) -> float:
         """Worth of standing on `vertex` for the coming turns (see ``_positions``)."""
         return self._positions(view, me, (vertex,), patients)[0]
 
-    def _positions(self, view: PlayerView, me: Player, vertices: Sequence[int], patients: dict) -> list[float]:
+    def _positions(self, view: PlayerView, me: Player, vertices: Sequence[int], patients: ByArea) -> list[float]:
         """Worth of standing on each vertex for the coming turns: patients to heal, next turn's lunar ingredients,
         outcrops, minus the risk of the region's standing hunter."""
         t = self._t
@@ -512,7 +515,7 @@ class HeuristicPolicy:
             out.append(value * scale)
         return out
 
-    def _patients_by_area(self, view: PlayerView) -> dict[int, list]:
+    def _patients_by_area(self, view: PlayerView) -> ByArea:
         out = self._pba
         if out is None:
             out = self._pba = {}
@@ -533,7 +536,7 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------------------------------------ cards
     def _spots(
-        self, view: PlayerView, me: Player, verts: list[int], patients: dict, heal: bool = True
+        self, view: PlayerView, me: Player, verts: list[int], patients: ByArea, heal: bool = True
     ) -> dict[str, float]:
         """Best pre-move vertex gain per card that has one: Collect (lunar areas, outcrops), Heal (patients I hold
         the Remedy for; skipped when ``heal`` is False, i.e. Heal is not a card being valued), Ritual (shrines) and
@@ -561,10 +564,10 @@ class HeuristicPolicy:
         for v in verts:
             value = lunar_n[v] * w.ingredient + outcrops[v] * w.crystal
             if t.building_areas[v]:
-                gains = self._vgains.get(v)
-                if gains is None:
-                    gains = self._vgains[v] = self._building_gains(view, v)
-                for card, extra in gains:
+                building = self._vgains.get(v)
+                if building is None:
+                    building = self._vgains[v] = self._building_gains(view, v)
+                for card, extra in building:
                     if card == "collect":
                         value += extra
                     elif extra > out.get(card, 0.0):

@@ -27,7 +27,12 @@ POLICIES: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 def register_personas(personas: dict[str, Weights]) -> None:
     """Register heuristic personas (e.g. from a user's TOML file, see ``weights.load_personas``) by name."""
     for name, weights in personas.items():
-        POLICIES[name] = lambda name=name, weights=weights: HeuristicPolicy(name, weights)
+        POLICIES[name] = _persona(name, weights)
+
+
+def _persona(name: str, weights: Weights) -> Callable[[], Policy]:
+    """The factory of one heuristic persona."""
+    return lambda: HeuristicPolicy(name, weights)
 
 
 register_personas(load_personas())

@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.view import PlayerView
 from septima_sim.players.random_policy import RandomPolicy
 
 MARGIN_WEIGHT = 0.01
@@ -45,7 +46,7 @@ class SearchPolicy:
         self._rng = rng
         self.fallback.reset(seat, random.Random(rng.getrandbits(64)))
 
-    def choose(self, decision: Decision, view: object) -> int:
+    def choose(self, decision: Decision, view: PlayerView) -> int:
         if decision.kind != Kind.CARD:
             return self.fallback.choose(decision, view)
         options = decision.options
@@ -59,16 +60,20 @@ class SearchPolicy:
                 best, best_value = i, total
         return best
 
-    def _simulate(self, view: object, card: int) -> float:
-        n = view.n_players  # type: ignore[attr-defined]
-        result = view.sample_continuation(  # type: ignore[attr-defined]
-            card, [self.rollout() for _ in range(n)], self._rng.getrandbits(64), self.horizon
+    def _simulate(self, view: PlayerView, card: int) -> float:
+        result = view.sample_continuation(
+            card, [self.rollout() for _ in range(view.n_players)], self._rng.getrandbits(64), self.horizon
         )
-        winners = result.game["winner_seats"]
-        share = 1.0 / len(winners) if self.seat in winners else 0.0  # type: ignore[arg-type]
+        winners = result.winners
+        share = 1.0 / len(winners) if self.seat in winners else 0.0
         rows = result.players
-        mine = rows[self.seat]["wisdom"]
-        others = [r["wisdom"] for r in rows if r["seat"] != self.seat]
+        mine = _int(rows[self.seat]["wisdom"])
+        others = [_int(r["wisdom"]) for r in rows if r["seat"] != self.seat]
         if not others:  # solo: the Widow's Wisdom is the opponent
-            others = [result.game["widow_wisdom"]]
-        return share + MARGIN_WEIGHT * (mine - max(others))  # type: ignore[operator]
+            others = [_int(result.game["widow_wisdom"])]
+        return share + MARGIN_WEIGHT * (mine - max(others))
+
+
+def _int(value: object) -> int:
+    assert isinstance(value, int)
+    return value

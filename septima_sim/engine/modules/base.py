@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -152,30 +152,30 @@ class BoundHooks:
     """Per hook, the bound methods of the enabled modules that override it (in ``MODULES`` order); a hook no
     enabled module overrides keeps the class's empty tuple."""
 
-    setup: tuple[Callable[..., Any], ...] = ()
-    place_leaders: tuple[Callable[..., Any], ...] = ()
-    start_season: tuple[Callable[..., Any], ...] = ()
-    start_phase: tuple[Callable[..., Any], ...] = ()
-    card_options: tuple[Callable[..., Any], ...] = ()
-    reveal: tuple[Callable[..., Any], ...] = ()
-    before_turns: tuple[Callable[..., Any], ...] = ()
-    after_turns: tuple[Callable[..., Any], ...] = ()
-    extra_matches: tuple[Callable[..., Any], ...] = ()
-    can_raise: tuple[Callable[..., Any], ...] = ()
-    suspicion_change: tuple[Callable[..., Any], ...] = ()
-    end_turn: tuple[Callable[..., Any], ...] = ()
-    end_of_season: tuple[Callable[..., Any], ...] = ()
-    game_end: tuple[Callable[..., Any], ...] = ()
-    trial_bag: tuple[Callable[..., Any], ...] = ()
-    return_token: tuple[Callable[..., Any], ...] = ()
-    judged: tuple[Callable[..., Any], ...] = ()
-    blocks_ritual: tuple[Callable[..., Any], ...] = ()
-    stat: tuple[Callable[..., Any], ...] = ()
-    outcome: tuple[Callable[..., Any], ...] = ()
-    game_fields: tuple[Callable[..., Any], ...] = ()
-    player_fields: tuple[Callable[..., Any], ...] = ()
-    event_fields: tuple[Callable[..., Any], ...] = ()
-    determinize: tuple[Callable[..., Any], ...] = ()
+    setup: tuple[Callable[[Game], None], ...] = ()
+    place_leaders: tuple[Callable[[Game], None], ...] = ()
+    start_season: tuple[Callable[[Game], None], ...] = ()
+    start_phase: tuple[Callable[[Game], None], ...] = ()
+    card_options: tuple[Callable[[Game, Player, list[int]], list[int]], ...] = ()
+    reveal: tuple[Callable[[Game], None], ...] = ()
+    before_turns: tuple[Callable[[Game], None], ...] = ()
+    after_turns: tuple[Callable[[Game], None], ...] = ()
+    extra_matches: tuple[Callable[[Game, int], int], ...] = ()
+    can_raise: tuple[Callable[[Game, Player], bool], ...] = ()
+    suspicion_change: tuple[Callable[[Game, Player, bool, int], int], ...] = ()
+    end_turn: tuple[Callable[[Game], None], ...] = ()
+    end_of_season: tuple[Callable[[Game], None], ...] = ()
+    game_end: tuple[Callable[[Game], None], ...] = ()
+    trial_bag: tuple[Callable[[Game, list[int]], None], ...] = ()
+    return_token: tuple[Callable[[Game, int], None], ...] = ()
+    judged: tuple[Callable[[Game, int, list[int], int, list[int]], None], ...] = ()
+    blocks_ritual: tuple[Callable[[Game, Player, int, int], bool], ...] = ()
+    stat: tuple[Callable[[Game, Player, str], int | None], ...] = ()
+    outcome: tuple[Callable[[Game], tuple[list[int], list[int], list[int]] | None], ...] = ()
+    game_fields: tuple[Callable[[Game, dict[str, object]], None], ...] = ()
+    player_fields: tuple[Callable[[Game, Player, dict[str, object]], None], ...] = ()
+    event_fields: tuple[Callable[[Game, dict[str, object]], None], ...] = ()
+    determinize: tuple[Callable[[Game, int, random.Random], None], ...] = ()
 
     def __init__(self, modules: tuple[Module, ...]) -> None:
         for hook, users in _plan(tuple(type(m) for m in modules)):

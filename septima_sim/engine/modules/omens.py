@@ -9,6 +9,7 @@ it is a real choice); dark ones are mandatory. Wisdom gained or lost through an 
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import CRYSTAL, Ability, Content, Effect, OmenHalf
@@ -178,10 +179,14 @@ class OmenEffect(RuleEffect):
 
     def amount(self, name: str = "amount") -> int:
         """An integer parameter of the half."""
-        return int(self.params[name])  # type: ignore[call-overload]
+        value = self.params[name]
+        assert isinstance(value, int)
+        return value
 
     def effects(self) -> tuple[Effect, ...]:
-        return self.params["effects"]  # type: ignore[return-value]
+        value = self.params["effects"]
+        assert isinstance(value, tuple)
+        return value
 
     def take_effect(self, g: Game, om: OmensModule) -> None:
         """B31 step 6: the half comes into effect."""
@@ -339,9 +344,11 @@ class SpiritualLink(OmenEffect):
             if g.ask(Kind.OMEN, winner, (1, 0), self.id) == 1:
                 recall = min(recall, ability.amount)
             return recall
-        if not ability.trigger or w.id in self.params["excluded"]:  # type: ignore[operator]
+        excluded, everyone = self.params["excluded"], self.params["everyone"]
+        assert isinstance(excluded, Container) and isinstance(everyone, Container)
+        if not ability.trigger or w.id in excluded:
             return recall
-        seats = g.order if first_chamber and w.id in self.params["everyone"] else [winner]  # type: ignore[operator]
+        seats = g.order if first_chamber and w.id in everyone else [winner]
         for s in seats:
             if g.ask(Kind.OMEN, s, (1, 0), self.id) == 1:
                 for e in ability.effects:
