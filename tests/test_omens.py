@@ -120,10 +120,11 @@ def test_o1_deck_sabbath_at_the_bottom_upcoming_card_public(content: Content) ->
     g = og(content)
     sabbath = next(i for i, o in enumerate(content.omens) if o.sabbath)
     assert len(om(g).deck) == 4 and om(g).deck[-1] == sabbath and len(set(om(g).deck)) == 4
-    view = g.views[1]
+    view = g.view(1)
     assert view.module("omens").upcoming == om(g).deck[0] and view.module("omens")[1:] == (-1, "")
     upcoming = view.module("omens").upcoming
     om(g).end_of_season(g)
+    view = g.view(1)  # a policy's view is sealed at each decision
     assert view.module("omens").card == upcoming and view.module("omens").upcoming == om(g).deck[0]
 
 

@@ -22,7 +22,7 @@ from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import LiveView, SealedView, Simulator, make_view
 
 EventSink = Callable[[dict[str, object]], None]
 
@@ -93,9 +93,7 @@ class Game:
             Player(s, COLOURS[s], len(content.actions), len(content.potions), len(content.diseases))
             for s in range(self.n)
         ]
-        for s, pol in enumerate(self.policies):
-            pol.reset(s, random.Random(rng_policy.getrandbits(64)))
-        self.views = [PlayerView(self, s) for s in range(self.n)]
+        self._start_policies(rng_policy)
         self.goals: list[list[int]] = [[] for _ in range(self.n)]  # private: dealt goal indices per seat
         self.goals_scored: list[list[int]] = [[] for _ in range(self.n)]
         self.drafted: list[list[int]] = [[] for _ in range(self.n)]  # witches kept in the draft, per seat
@@ -141,6 +139,24 @@ class Game:
         self.keeps_discards = any(m.keeps_discards for m in self.modules)
         self.action_defaults = {f.name: f.default for spec in MODULES.values() for f in spec.action_fields}
 
+    def _start_policies(self, rng: random.Random) -> None:
+        """Reset each policy with its seat and its own random stream, give it its view (sealed unless it is a
+        built-in that reads the live one) and, when it asks for one (``attach``), the search capability."""
+        for s, pol in enumerate(self.policies):
+            pol.reset(s, random.Random(rng.getrandbits(64)))
+            attach = getattr(pol, "attach", None)
+            if attach is not None:
+                attach(Simulator(self, s))
+        self.views: list[LiveView | SealedView] = [make_view(self, s, p) for s, p in enumerate(self.policies)]
+        self.sealed: list[SealedView | None] = [v if isinstance(v, SealedView) else None for v in self.views]
+
+    def view(self, seat: int) -> LiveView | SealedView:
+        """The seat's view as its policy would see it now."""
+        sealed = self.sealed[seat]
+        if sealed is not None:
+            sealed.seal(self, seat)
+        return self.views[seat]
+
     # ------------------------------------------------------------------------------------------------ helpers
     def module(self, name: str) -> Module:
         """The enabled module registered under ``name`` (KeyError when it is off)."""
@@ -152,6 +168,9 @@ class Game:
             return options[0]
         self.decisions += 1
         opts = tuple(options)
+        sealed = self.sealed[seat]
+        if sealed is not None:
+            sealed.seal(self, seat)
         return opts[self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])]
 
     def emit(self, kind: str, seat: int, **fields: object) -> None:
@@ -419,9 +438,7 @@ class Game:
         twin.policies = list(policies)
         base = random.Random(seed)
         twin.rng_setup, twin.rng_draw, twin.rng_dice = (random.Random(base.getrandbits(64)) for _ in range(3))
-        for s, pol in enumerate(twin.policies):
-            pol.reset(s, random.Random(base.getrandbits(64)))
-        twin.views = [PlayerView(twin, s) for s in range(twin.n)]
+        twin._start_policies(base)
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> None:

@@ -10,9 +10,10 @@ if TYPE_CHECKING:
     from septima_sim.content.model import Content
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
+    from septima_sim.engine.view import SeatState
 
 
-def player_stat(content: Content, p: Player, name: str) -> int | None:
+def player_stat(content: Content, p: SeatState, name: str) -> int | None:
     """A statistic of the player alone (goals, scoring spells, Tribulations, heuristic players read it); None for
     the statistics that need the whole game (``goals_scored``, ``wisdom_lead``: see ``stat``)."""
     if name == "witches":

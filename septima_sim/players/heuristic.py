@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.board import Board
 from septima_sim.engine.decisions import Decision, Kind
-from septima_sim.engine.state import Patient, Player
 from septima_sim.engine.stats import player_stat
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import PatientState, PlayerView, SeatState
 from septima_sim.players.weights import Weights
 
 _GOAL_CARDS: dict[str, tuple[str, ...]] = {
@@ -103,7 +103,7 @@ class _Tables:
         return counts
 
 
-ByArea = dict[int, list[Patient]]
+ByArea = dict[int, list[PatientState]]
 """Patients by the area they stand next to."""
 
 _TABLES: dict[str, _Tables] = {}
@@ -126,6 +126,8 @@ def _tables(view: PlayerView) -> _Tables:
 
 class HeuristicPolicy:
     """A scripted player: picks the option with the highest weighted value (ties: the first)."""
+
+    live_view: ClassVar[bool] = True  # built-in, hot path: reads the live view (see engine/view.py)
 
     __slots__ = (
         "_area_value",
@@ -226,7 +228,7 @@ class HeuristicPolicy:
         card = ab.trigger.split(":", 1)[1] if ab.trigger.startswith("play:") else ""
         return 3.0 + effects * uses * (1.0 + 0.25 * w.biased(card))
 
-    def _effect_value(self, e: Effect, me: Player | None) -> float:
+    def _effect_value(self, e: Effect, me: SeatState | None) -> float:
         """Rough Wisdom worth of one content effect."""
         w = self.w
         kind = e.kind
@@ -304,7 +306,7 @@ class HeuristicPolicy:
         tail = self._t.tail
         return 1.0 if need <= 0 else (tail[need] if need < len(tail) else 0.0)
 
-    def _heal_value(self, view: PlayerView, me: Player, disease: int) -> float:
+    def _heal_value(self, view: PlayerView, me: SeatState, disease: int) -> float:
         """Worth of one heal of `disease`: track step end value, its reward, the all-tracks bonus share."""
         memo = self._hv.get(disease)
         if memo is not None:
@@ -320,7 +322,7 @@ class HeuristicPolicy:
         self._hv[disease] = value
         return value
 
-    def _potion_value(self, view: PlayerView, me: Player, potion: int, brewing: bool) -> float:
+    def _potion_value(self, view: PlayerView, me: SeatState, potion: int, brewing: bool) -> float:
         """Worth of a potion in hand (plus its brewing Wisdom when `brewing`)."""
         memo = self._pv.get((potion, brewing))
         if memo is not None:
@@ -350,7 +352,7 @@ class HeuristicPolicy:
         self._pv[potion, brewing] = value
         return value
 
-    def _ingredient_need(self, view: PlayerView, me: Player) -> list[float]:
+    def _ingredient_need(self, view: PlayerView, me: SeatState) -> list[float]:
         """Worth of one more of each resource (5 ingredients + Crystal) toward the recipes."""
         w = self.w
         need = [w.ingredient] * 5 + [w.crystal]
@@ -363,7 +365,7 @@ class HeuristicPolicy:
                     need[i] += share
         return need
 
-    def _brew_plan(self, view: PlayerView, me: Player, discount: int) -> float:
+    def _brew_plan(self, view: PlayerView, me: SeatState, discount: int) -> float:
         """Value of the best greedy Brew (up to the rule's maximum) from the current resources."""
         key = discount
         memo = self._plans.get(key)
@@ -408,7 +410,7 @@ class HeuristicPolicy:
         self._plans[key] = total
         return total
 
-    def _vertex_gain(self, view: PlayerView, me: Player, card: str, vertex: int, patients: ByArea) -> float:
+    def _vertex_gain(self, view: PlayerView, me: SeatState, card: str, vertex: int, patients: ByArea) -> float:
         """What standing on `vertex` adds to playing `card` now (Collect lunar gains, Heal targets, shrines...)."""
         t = self._t
         w = self.w
@@ -459,11 +461,11 @@ class HeuristicPolicy:
                     value += 1.5
         return value
 
-    def _position(self, view: PlayerView, me: Player, vertex: int, patients: ByArea) -> float:
+    def _position(self, view: PlayerView, me: SeatState, vertex: int, patients: ByArea) -> float:
         """Worth of standing on `vertex` for the coming turns (see ``_positions``)."""
         return self._positions(view, me, (vertex,), patients)[0]
 
-    def _positions(self, view: PlayerView, me: Player, vertices: Sequence[int], patients: ByArea) -> list[float]:
+    def _positions(self, view: PlayerView, me: SeatState, vertices: Sequence[int], patients: ByArea) -> list[float]:
         """Worth of standing on each vertex for the coming turns: patients to heal, next turn's lunar ingredients,
         outcrops, minus the risk of the region's standing hunter."""
         t = self._t
@@ -536,7 +538,7 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------------------------------------ cards
     def _spots(
-        self, view: PlayerView, me: Player, verts: list[int], patients: ByArea, heal: bool = True
+        self, view: PlayerView, me: SeatState, verts: list[int], patients: ByArea, heal: bool = True
     ) -> dict[str, float]:
         """Best pre-move vertex gain per card that has one: Collect (lunar areas, outcrops), Heal (patients I hold
         the Remedy for; skipped when ``heal`` is False, i.e. Heal is not a card being valued), Ritual (shrines) and
@@ -585,11 +587,11 @@ class HeuristicPolicy:
                 out["ritual"] = 0.5 * w.spell
         return out
 
-    def _card_main(self, view: PlayerView, me: Player, card: str, spots: dict[str, float]) -> float:
+    def _card_main(self, view: PlayerView, me: SeatState, card: str, spots: dict[str, float]) -> float:
         """Expected worth of a card's main ability (best pre-move vertex)."""
         return self._card_eval(view, me, card, spots)[0]
 
-    def _card_eval(self, view: PlayerView, me: Player, card: str, spots: dict[str, float]) -> tuple[float, float]:
+    def _card_eval(self, view: PlayerView, me: SeatState, card: str, spots: dict[str, float]) -> tuple[float, float]:
         """(worth of the card's main ability from the best pre-move vertex, extra worth when matched: Also /
         Instead / strengthen)."""
         w = self.w
@@ -620,14 +622,14 @@ class HeuristicPolicy:
             return 0.8 * len(me.discard) + self._sus_value(me.suspicion, 2), self._sus_value(me.suspicion, 1)
         return spot, 0.5 * spot
 
-    def _crowd_factor(self, view: PlayerView, me: Player) -> float:
+    def _crowd_factor(self, view: PlayerView, me: SeatState) -> float:
         """Citizens in the crowd matter for trials, crowd picks and (last season) end scoring."""
         factor = 1.0
         if view.season == len(self._c.rules.seasons) - 1 and 2 <= me.crowd <= 4:
             factor += 0.8 * self.w.season_end
         return factor
 
-    def _ritual_value(self, view: PlayerView, me: Player, rows: int) -> float:
+    def _ritual_value(self, view: PlayerView, me: SeatState, rows: int) -> float:
         """Worth of advancing `rows` rows up the ritual track (ribbons included)."""
         if not view.full:
             return 0.0
@@ -715,7 +717,7 @@ class HeuristicPolicy:
             values.append(value)
         return values
 
-    def _goal_bias(self, view: PlayerView, me: Player) -> dict[str, float]:
+    def _goal_bias(self, view: PlayerView, me: SeatState) -> dict[str, float]:
         """Card biases toward own unmet Book of Divination goals."""
         goals = self._goals
         if goals is None:
@@ -1022,7 +1024,7 @@ class HeuristicPolicy:
         return values if -1 in opts else [-v for v in values]
 
 
-def _stat(content: Content, me: Player, name: str) -> int:
+def _stat(content: Content, me: SeatState, name: str) -> int:
     """A statistic of the own seat as the engine scores it (0 for those that need the whole game)."""
     value = player_stat(content, me, name)
     return 0 if value is None else value

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import PlayerView, Simulator
 from septima_sim.players.random_policy import RandomPolicy
 
 MARGIN_WEIGHT = 0.01
@@ -40,11 +41,18 @@ class SearchPolicy:
         self.name = f"search:{budget}"
         self.seat = 0
         self._rng = random.Random(0)
+        self._sim: Simulator | None = None
+
+    live_view: ClassVar[bool] = True  # built-in: its fallback persona reads the live view (see engine/view.py)
 
     def reset(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self._rng = rng
         self.fallback.reset(seat, random.Random(rng.getrandbits(64)))
+
+    def attach(self, simulator: Simulator) -> None:
+        """The engine's search capability for this seat in this game (``engine.view.Simulator``)."""
+        self._sim = simulator
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
         if decision.kind != Kind.CARD:
@@ -55,14 +63,16 @@ class SearchPolicy:
         for i, card in enumerate(options):
             total = 0.0
             for _ in range(per_option):
-                total += self._simulate(view, card)
+                total += self._simulate(card)
             if total > best_value:
                 best, best_value = i, total
         return best
 
-    def _simulate(self, view: PlayerView, card: int) -> float:
-        result = view.sample_continuation(
-            card, [self.rollout() for _ in range(view.n_players)], self._rng.getrandbits(64), self.horizon
+    def _simulate(self, card: int) -> float:
+        sim = self._sim
+        assert sim is not None, "the engine attaches a Simulator before the first decision"
+        result = sim.sample_continuation(
+            card, [self.rollout() for _ in range(sim.n_players)], self._rng.getrandbits(64), self.horizon
         )
         winners = result.winners
         share = 1.0 / len(winners) if self.seat in winners else 0.0
