@@ -38,7 +38,10 @@ class GameConfig:
 
     def validate(self) -> GameConfig:
         """Raise ConfigError for a configuration the engine cannot play."""
-        from septima_sim.engine.modules.spec import MODULES
+        from septima_sim.engine.modules.spec import MODULES, VALIDATED
+
+        if self in VALIDATED:
+            return self
 
         if not 1 <= self.players <= 4:
             raise ConfigError(f"players must be 1..4, got {self.players}")
@@ -57,6 +60,7 @@ class GameConfig:
                 raise ConfigError(f"module {name} plays with {MODULES[name].players} players, not {self.players}")
         if self.omen_deck and not self.omens:
             raise ConfigError("omen_deck needs the Omens module (omens = true)")
+        VALIDATED.add(self)
         return self
 
     @property

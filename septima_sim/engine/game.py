@@ -19,6 +19,7 @@ from septima_sim.engine.board import REGIONS, Board
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
+from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
@@ -137,7 +138,7 @@ class Game:
             m.init(self)
         self.hooks = BoundHooks(self.modules)
         self.keeps_discards = any(m.keeps_discards for m in self.modules)
-        self.action_defaults = {f.name: f.default for spec in MODULES.values() for f in spec.action_fields}
+        self.action_defaults = columns().action
 
     def _start_policies(self, rng: random.Random) -> None:
         """Reset each policy with its seat and its own random stream, give it its view (sealed unless it is a
@@ -247,16 +248,9 @@ class Game:
     def lower_suspicion(self, p: Player, n: int) -> None:
         p.suspicion = max(self.rules.suspicion_min, p.suspicion - n)
 
-    def may_raise(self, p: Player) -> bool:
-        """B13: whether anything may raise this seat's suspicion now (S4: never in animal form)."""
-        for can_raise in self.hooks.can_raise:  # noqa: SIM110  (a loop: no generator in the turn loop)
-            if not can_raise(self, p):
-                return False
-        return True
-
     def raise_suspicion(self, p: Player, n: int) -> None:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
-        if n <= 0 or not self.may_raise(p):
+        if n <= 0 or p.no_raise:  # S4: in animal form suspicion is never raised
             return
         self.fx.on_raise(self, p)
         p.raised = True
@@ -511,7 +505,7 @@ class Game:
             self.move_to(p, dest)
         others, septima = self.matched(seat, card)
         oil = False
-        if others == 0 and not septima and self.may_raise(p):  # S4: no effect that needs a raise in animal form
+        if others == 0 and not septima and not p.no_raise:  # S4: no effect that needs a raise in animal form
             oil = potions.offer_ritual_oil(self, p)
         matched = others > 0 or septima or oil
         p.played[card] += 1

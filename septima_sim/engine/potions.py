@@ -16,10 +16,10 @@ if TYPE_CHECKING:
     from septima_sim.engine.state import Patient, Player
 
 
-def _split(p: Player, recipe: tuple[int, ...], waive: int) -> tuple[list[int], int]:
-    """Walk a recipe: the items the player covers with the exact ingredient, and how many it cannot (they need
-    Crystals or a discount); `waive` is an ingredient the recipe does not need (-1: none)."""
-    exact: list[int] = []
+def _split(p: Player, recipe: tuple[int, ...], waive: int, exact: list[int] | None = None) -> int:
+    """Walk a recipe: how many items the player cannot cover with the exact ingredient (they need Crystals or a
+    discount), collecting the covered ones in `exact` when given; `waive` is an ingredient the recipe does not need
+    (-1: none)."""
     gaps = 0
     used = [0, 0, 0, 0, 0]
     for ing in recipe:
@@ -27,10 +27,11 @@ def _split(p: Player, recipe: tuple[int, ...], waive: int) -> tuple[list[int], i
             continue
         if p.res[ing] > used[ing]:
             used[ing] += 1
-            exact.append(ing)
+            if exact is not None:
+                exact.append(ing)
         else:
             gaps += 1
-    return exact, gaps
+    return gaps
 
 
 def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> bool:
@@ -38,7 +39,7 @@ def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> 
     (`waive`: an ingredient the recipe does not need, Toad); the rule effect in force may change the price."""
     if g.fx.changes_price:
         return g.fx.can_pay(g, p, potion, discount, waive)
-    return p.res[CRYSTAL] >= _split(p, g.content.potions[potion].recipe, waive)[1] - discount
+    return p.res[CRYSTAL] >= _split(p, g.content.potions[potion].recipe, waive) - discount
 
 
 def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) -> int:
@@ -46,7 +47,8 @@ def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) 
     remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
     if g.fx.changes_price:
         return g.fx.pay_recipe(g, p, potion, discount, waive)
-    exact, gaps = _split(p, g.content.potions[potion].recipe, waive)
+    exact: list[int] = []
+    gaps = _split(p, g.content.potions[potion].recipe, waive, exact)
     waived = min(discount, gaps)
     gaps -= waived
     discount -= waived

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine.modules.spec import MODULES
+from septima_sim.engine.modules.spec import MODULES, columns
 from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
 from septima_sim.engine.stats import stat
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
-    from septima_sim.engine.modules.spec import Column
     from septima_sim.engine.state import Player
 
 
@@ -63,8 +62,10 @@ def ranking(g: Game) -> tuple[list[int], list[int]]:
     return winners, ranks
 
 
-def _default(column: Column) -> object:
-    return list(column.default) if isinstance(column.default, list) else column.default
+def _defaults(row: dict[str, object], cols: tuple[tuple[str, object], ...]) -> None:
+    """Module columns at their modules-off values (a list default copied per row)."""
+    for name, default in cols:
+        row[name] = list(default) if isinstance(default, list) else default
 
 
 def final_result(g: Game) -> GameResult:
@@ -81,11 +82,10 @@ def final_result(g: Game) -> GameResult:
     else:
         winners, ranks, scores = outcome
     game: dict[str, object] = {"seed": g.seed, "players": g.n, "mode": g.config.mode}
-    for spec in MODULES.values():
-        game[spec.name] = spec.name in g.config.modules
-    for spec in MODULES.values():
-        for column in spec.game_columns:
-            game[column.name] = _default(column)
+    for name in MODULES:
+        game[name] = name in g.config.modules
+    module_columns = columns()
+    _defaults(game, module_columns.game)
     game.update(
         winner_seats=winners,
         winning_score=scores[0],
@@ -100,7 +100,6 @@ def final_result(g: Game) -> GameResult:
     )
     for module_fields in g.hooks.game_fields:
         module_fields(g, game)
-    player_columns = [column for spec in MODULES.values() for column in spec.player_columns]
     players = []
     for p in g.players:
         row: dict[str, object] = {
@@ -138,8 +137,7 @@ def final_result(g: Game) -> GameResult:
             row[f"brewed_{pot.id.replace('-', '_')}"] = p.brewed[k]
         for k, a in enumerate(c.actions):
             row[f"played_{a.id}"] = p.played[k]
-        for column in player_columns:
-            row[column.name] = _default(column)
+        _defaults(row, module_columns.player)
         for seat_fields in g.hooks.player_fields:
             seat_fields(g, p, row)
         row["witches_drafted"] = [c.witches[w].id for w in g.drafted[p.seat]]

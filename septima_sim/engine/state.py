@@ -68,6 +68,7 @@ class Player:
         "matches_players",
         "matches_septima",
         "mirror",
+        "no_raise",
         "overflows",
         "played",
         "potions",
@@ -100,6 +101,7 @@ class Player:
         self.suspicion = 0
         self.suspicion_max = 0
         self.raised = False  # suspicion raised at any time this turn (B15, B16)
+        self.no_raise = False  # nothing may raise suspicion this moon phase (a module sets it: S4, animal form)
         self.wisdom = 0
         self.src = [0] * len(SOURCES)
         self.res = [0] * 6  # 5 ingredients + Crystal

@@ -27,7 +27,6 @@ HOOKS: tuple[str, ...] = (
     "before_turns",
     "after_turns",
     "extra_matches",
-    "can_raise",
     "suspicion_change",
     "end_turn",
     "end_of_season",
@@ -88,10 +87,6 @@ class Module:
     def extra_matches(self, g: Game, icon: int) -> int:
         """B12: further revealed cards (not a seat's) that an action with this icon matches."""
         return 0
-
-    def can_raise(self, g: Game, p: Player) -> bool:
-        """B13: False when nothing may raise this seat's suspicion now."""
-        return True
 
     def suspicion_change(self, g: Game, p: Player, matched: bool, change: int) -> int:
         """B13, the suspicion step: the change the seat's card makes (negative lowers)."""
@@ -161,7 +156,6 @@ class BoundHooks:
     before_turns: tuple[Callable[[Game], None], ...] = ()
     after_turns: tuple[Callable[[Game], None], ...] = ()
     extra_matches: tuple[Callable[[Game, int], int], ...] = ()
-    can_raise: tuple[Callable[[Game, Player], bool], ...] = ()
     suspicion_change: tuple[Callable[[Game, Player, bool, int], int], ...] = ()
     end_turn: tuple[Callable[[Game], None], ...] = ()
     end_of_season: tuple[Callable[[Game], None], ...] = ()
@@ -178,8 +172,11 @@ class BoundHooks:
     determinize: tuple[Callable[[Game, int, random.Random], None], ...] = ()
 
     def __init__(self, modules: tuple[Module, ...]) -> None:
-        for hook, users in _plan(tuple(type(m) for m in modules)):
-            setattr(self, hook, tuple(getattr(modules[i], hook) for i in users))
+        for hook, users in _plan(tuple([type(m) for m in modules])):
+            if len(users) == 1:
+                setattr(self, hook, (getattr(modules[users[0]], hook),))
+            else:
+                setattr(self, hook, tuple([getattr(modules[i], hook) for i in users]))
 
 
 _PLANS: dict[tuple[type[Module], ...], tuple[tuple[str, tuple[int, ...]], ...]] = {}

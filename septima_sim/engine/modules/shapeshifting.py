@@ -45,9 +45,10 @@ class ShapeshiftingModule(Module):
             p.animals = [i for i, a in enumerate(animals) if a.colour == p.colour]
 
     def start_phase(self, g: Game) -> None:
-        """S3: the animal rules apply to a player who *starts* the moon phase in animal form."""
+        """S3: the animal rules apply to a player who *starts* the moon phase in animal form (S4: then nothing
+        raises its suspicion)."""
         for p in g.players:
-            p.in_animal = p.form >= 0
+            p.in_animal = p.no_raise = p.form >= 0
             if p.in_animal:
                 p.animal_turns += 1
 
@@ -65,10 +66,6 @@ class ShapeshiftingModule(Module):
             p.fx = NO_SEAT_EFFECT
             if p.in_animal and self.tiles[p.form][0] == g.played[p.seat] and not g.fx.abilities_off:
                 p.fx = ABILITIES[g.content.animals[p.form].ability]
-
-    def can_raise(self, g: Game, p: Player) -> bool:
-        """S4: in animal form suspicion is never raised."""
-        return not p.in_animal
 
     def suspicion_change(self, g: Game, p: Player, matched: bool, change: int) -> int:
         """S4: in animal form suspicion never rises: unmatched -1, matched no change."""

@@ -51,14 +51,42 @@ MODULES: dict[str, ModuleSpec] = {}
 """Every known module by name, in hook order (the order their hooks run in when several are on)."""
 
 
+class Columns:
+    """What every game's results and action events carry for the registered modules, at the modules-off values."""
+
+    __slots__ = ("action", "game", "player")
+
+    def __init__(self, specs: list[ModuleSpec]) -> None:
+        self.game = tuple((c.name, c.default) for s in specs for c in s.game_columns)
+        self.player = tuple((c.name, c.default) for s in specs for c in s.player_columns)
+        self.action = {c.name: c.default for s in specs for c in s.action_fields}
+
+
+_COLUMNS: list[Columns] = []
+VALIDATED: set[object] = set()
+"""Game configurations that passed ``GameConfig.validate`` with the modules registered now (a Game validates its
+config, and the games of a cell share one)."""
+
+
+def columns() -> Columns:
+    """The registered modules' columns (computed once per registry change)."""
+    if not _COLUMNS:
+        _COLUMNS.append(Columns(list(MODULES.values())))
+    return _COLUMNS[0]
+
+
 def register_module(spec: ModuleSpec) -> None:
     """Add a module to ``MODULES`` (a plugin or a test module; the built-in ones register in ``modules/__init__``)."""
     for col in (*spec.game_columns, *spec.player_columns, *spec.action_fields, *spec.event_fields):
         if col.kind not in COLUMN_KINDS:
             raise ValueError(f"module {spec.name}: column {col.name} has unknown kind {col.kind!r}")
     MODULES[spec.name] = spec
+    _COLUMNS.clear()
+    VALIDATED.clear()
 
 
 def unregister_module(name: str) -> None:
     """Remove a module from ``MODULES`` (tests registering a module of their own clean up with this)."""
     MODULES.pop(name, None)
+    _COLUMNS.clear()
+    VALIDATED.clear()
