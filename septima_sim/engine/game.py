@@ -15,7 +15,7 @@ import numpy as np
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
 from septima_sim.engine import actions, effects, potions, ritual, scoring, spells, trials
-from septima_sim.engine.board import REGIONS, Board
+from septima_sim.engine.board import REGIONS
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
@@ -23,19 +23,10 @@ from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
+from septima_sim.engine.tables import Tables, tables_for
 from septima_sim.engine.view import LiveView, SealedView, Simulator, make_view
 
 EventSink = Callable[[dict[str, object]], None]
-
-_BOARDS: dict[str, Board] = {}
-
-
-def board_for(content: Content) -> Board:
-    """The precomputed board of a content pack (cached by content hash)."""
-    board = _BOARDS.get(content.hash)
-    if board is None:
-        board = _BOARDS[content.hash] = Board(content.areas)
-    return board
 
 
 def random_streams(seed: int) -> tuple[random.Random, random.Random, random.Random, random.Random]:
@@ -61,35 +52,16 @@ class Game:
             raise ValueError(f"{config.players} players need {config.players} policies, got {len(policies)}")
         self.content = content
         self.rules = content.rules
-        self.board = board_for(content)
         self.full = config.full
         self.seed = seed
         self.sink = sink
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)
-        self.action_ids = tuple(a.id for a in content.actions)
-        self.action_index = {a: i for i, a in enumerate(self.action_ids)}
-        # the mode's cards (also the Septima's action markers, B10); modules add or swap cards in hands only
-        self.mode_actions = tuple(
-            i for i, a in enumerate(content.actions) if (self.full or not a.full_only) and not a.module
-        )
+        self._use_tables(tables_for(content, self.full))
         self.hand_actions = self.mode_actions  # the cards a hand holds (a module may swap some, S1)
         self.fx: RuleEffect = NO_RULE_EFFECT  # the rule change in force for everyone (an Omen half)
         self.witches_off: list[list[int]] = [[] for _ in range(self.n)]  # coven witches whose ability is off
-        # the icon a card carries for matching and for abilities that name an action (S2: Shapeshift = Chant)
-        self.icon = tuple(self.action_index[a.icon] if a.icon else i for i, a in enumerate(content.actions))
-        self.chant = self.action_index["chant"]
-        self.play_trigger = tuple(f"play:{a}" for a in self.action_ids)  # ability trigger names per card (B21g)
-        self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
-        self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
-        disease_ids = [d.id for d in content.diseases]
-        self.remedy_of = [-1] * len(disease_ids)  # disease index -> potion index of its Remedy
-        for i, pot in enumerate(content.potions):
-            if pot.kind == "remedy":
-                self.remedy_of[disease_ids.index(pot.cures)] = i
-        self.practical_by_use = {pot.use: i for i, pot in enumerate(content.potions) if pot.kind == "practical"}
-        self.usable_practicals = tuple(i for u, i in self.practical_by_use.items() if u != "ritual-oil")
         self.players = [
             Player(s, COLOURS[s], len(content.actions), len(content.potions), len(content.diseases))
             for s in range(self.n)
@@ -119,7 +91,6 @@ class Game:
         self.patient_stack: list[int] = []
         self.patient_discard: list[int] = []
         self.patients: dict[str, Patient] = {}
-        self.space_order: dict[str, list[str]] = {}
         self.septima_bag: list[int] = []
         self.septima_left = -1
         self.septima_right = -1
@@ -139,6 +110,16 @@ class Game:
         self.hooks = BoundHooks(self.modules)
         self.keeps_discards = any(m.keeps_discards for m in self.modules)
         self.action_defaults = columns().action
+
+    def _use_tables(self, t: Tables) -> None:
+        """The content-derived lookups (shared by every game of the pack and mode, never written to)."""
+        self.tables = t
+        self.board = t.board
+        self.action_ids, self.action_index, self.mode_actions = t.action_ids, t.action_index, t.mode_actions
+        self.icon, self.chant, self.play_trigger = t.icon, t.chant, t.play_trigger
+        self.potion_index, self.ingredient_index, self.remedy_of = t.potion_index, t.ingredient_index, t.remedy_of
+        self.practical_by_use, self.usable_practicals = t.practical_by_use, t.usable_practicals
+        self.space_order = t.space_order
 
     def _start_policies(self, rng: random.Random) -> None:
         """Reset each policy with its seat and its own random stream, give it its view (sealed unless it is a
@@ -335,8 +316,6 @@ class Game:
         self.lunar = icons
         self.patient_stack = list(range(len(c.patients)))
         rs.shuffle(self.patient_stack)
-        for space in sorted(self.board.patient_spaces, key=_space_key):
-            self.space_order.setdefault(space.split("-")[0], []).append(space)
         for start in r.hunter_start_spaces[self.n]:
             self.hunter_space.append(start)
             self.hunter_active.append(True)
@@ -414,22 +393,50 @@ class Game:
             start_season(self)
 
     def clone(self, policies: Sequence[Policy], seed: int) -> Game:
-        """An independent copy of the game for simulations (search players): every mutable part copied, the
-        given policies, no event sink, and fresh random streams from `seed` (future draws are not the real ones)."""
+        """An independent copy of the game for simulations (search players): the per-game state copied field by
+        field, the shared tables and content kept, the given policies, no event sink, and fresh random streams from
+        `seed` (future draws are not the real ones)."""
         twin = Game.__new__(Game)
-        for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                value = [x.copy() if hasattr(x, "copy") else (list(x) if isinstance(x, list) else x) for x in value]
-            elif isinstance(value, dict):
-                value = {k: v.copy() if hasattr(v, "copy") else v for k, v in value.items()}
-            elif isinstance(value, set):
-                value = set(value)
-            setattr(twin, name, value)
+        twin.config, twin.content, twin.rules, twin.full, twin.n = (
+            self.config,
+            self.content,
+            self.rules,
+            self.full,
+            self.n,
+        )
+        twin.seed, twin.sink, twin.policies = self.seed, None, list(policies)
+        twin._use_tables(self.tables)
+        twin.hand_actions, twin.fx = self.hand_actions, self.fx
+        twin.witches_off = [list(x) for x in self.witches_off]
+        twin.players = [p.copy() for p in self.players]
+        twin.goals = [list(x) for x in self.goals]
+        twin.goals_scored = [list(x) for x in self.goals_scored]
+        twin.drafted = [list(x) for x in self.drafted]
+        twin.decisions, twin.season, twin.turn, twin.step = self.decisions, self.season, self.turn, self.step
+        twin.start_player, twin.first_player = self.start_player, self.first_player
+        twin.order, twin.occupied = list(self.order), set(self.occupied)
+        twin.played, twin.remember_copy = list(self.played), list(self.remember_copy)
+        twin.witch_deck, twin.witch_box = list(self.witch_deck), list(self.witch_box)
+        twin.chamber1, twin.chamber2 = self.chamber1, list(self.chamber2)
+        twin.seated = [list(x) for x in self.seated]
+        twin.crowd_neutral, twin.crowd_angry = self.crowd_neutral, self.crowd_angry
+        twin.patient_stack, twin.patient_discard = list(self.patient_stack), list(self.patient_discard)
+        twin.patients = {space: pt.copy() for space, pt in self.patients.items()}
+        twin.septima_bag, twin.septima_left, twin.septima_right = (
+            list(self.septima_bag),
+            self.septima_left,
+            self.septima_right,
+        )
+        twin.lunar = list(self.lunar)
+        twin.hunter_space, twin.hunter_active = list(self.hunter_space), list(self.hunter_active)
+        twin.potion_supply, twin.crystal_supply = list(self.potion_supply), self.crystal_supply
+        twin.buildings = dict(self.buildings)
+        twin.market = [row.copy() for row in self.market]
+        twin.goal_deck = list(self.goal_deck)
         twin.modules = tuple(m.copy() for m in self.modules)
         twin.module_by_name = {m.name: m for m in twin.modules}
         twin.hooks = BoundHooks(twin.modules)
-        twin.sink = None
-        twin.policies = list(policies)
+        twin.keeps_discards, twin.action_defaults = self.keeps_discards, self.action_defaults
         base = random.Random(seed)
         twin.rng_setup, twin.rng_draw, twin.rng_dice = (random.Random(base.getrandbits(64)) for _ in range(3))
         twin._start_policies(base)
@@ -668,11 +675,6 @@ class Game:
             self.emit("season_end", -1, detail=self.rules.seasons[self.season])
         for end_of_season in self.hooks.end_of_season:  # step 6: the next Omen takes effect
             end_of_season(self)
-
-
-def _space_key(space: str) -> tuple[str, int]:
-    flag, _, number = space.rpartition("-")
-    return flag, int(number)
 
 
 def play_game(

@@ -144,13 +144,53 @@ class Player:
         self.ingredients_gained = 0
 
     def copy(self) -> Player:
-        """An independent copy (lists copied, spells copied) for search players' simulations."""
+        """An independent copy for search players' simulations, field by field (lists copied, spells copied)."""
         twin = Player.__new__(Player)
-        for name in Player.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [sp.copy() for sp in value] if name == "spells" else list(value)
-            setattr(twin, name, value)
+        twin.animal_turns = self.animal_turns
+        twin.captures = self.captures
+        twin.charms = self.charms
+        twin.colour = self.colour
+        twin.covered = self.covered
+        twin.crowd = self.crowd
+        twin.form = self.form
+        twin.fx = self.fx
+        twin.hunter_rolls = self.hunter_rolls
+        twin.in_animal = self.in_animal
+        twin.ingredients_gained = self.ingredients_gained
+        twin.matches_players = self.matches_players
+        twin.matches_septima = self.matches_septima
+        twin.mirror = self.mirror
+        twin.no_raise = self.no_raise
+        twin.overflows = self.overflows
+        twin.raised = self.raised
+        twin.ribbons = self.ribbons
+        twin.ritual_col = self.ritual_col
+        twin.ritual_row = self.ritual_row
+        twin.seat = self.seat
+        twin.shapeshifts = self.shapeshifts
+        twin.spells_gained = self.spells_gained
+        twin.supply = self.supply
+        twin.suspicion = self.suspicion
+        twin.suspicion_max = self.suspicion_max
+        twin.trials_won = self.trials_won
+        twin.vertex = self.vertex
+        twin.wisdom = self.wisdom
+        twin.witches_lost = self.witches_lost
+        twin.witches_recruited = self.witches_recruited
+        twin.witches_start = self.witches_start
+        twin.animals = list(self.animals)
+        twin.animals_used = list(self.animals_used)
+        twin.brewed = list(self.brewed)
+        twin.coven = list(self.coven)
+        twin.discard = list(self.discard)
+        twin.hand = list(self.hand)
+        twin.healed = list(self.healed)
+        twin.played = list(self.played)
+        twin.potions = list(self.potions)
+        twin.res = list(self.res)
+        twin.spells = [sp.copy() for sp in self.spells]
+        twin.src = list(self.src)
+        twin.tracks = list(self.tracks)
         return twin
 
     @property
