@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from septima_sim.content import Content
-from septima_sim.engine import actions
+from septima_sim.engine import actions, hunters
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
@@ -186,7 +186,7 @@ def test_s4_nothing_raises_suspicion_in_animal_form_so_no_hunter_roll(content: C
     p.suspicion = 8
     g.raise_suspicion(p, 3)  # would overflow
     assert p.suspicion == 8 and p.overflows == 0 and not p.raised
-    g.hunter_roll(p)
+    hunters.hunter_roll(g, p)
     assert p.hunter_rolls == 0
 
 

@@ -95,10 +95,7 @@ def brew(g: Game, p: Player, matched: bool, played: int) -> None:
             for i in range(len(g.content.potions))
             if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount, waive)
         ]
-        if not opts:
-            break
-        opts.append(-1)
-        choice = g.ask(Kind.BREW, p.seat, opts)
+        choice = g.ask_or_stop(Kind.BREW, p.seat, opts)
         if choice < 0:
             break
         discount = potions.pay_recipe(g, p, choice, discount, waive)
@@ -122,11 +119,8 @@ def heal(g: Game, p: Player, matched: bool, played: int) -> None:
                 and potions.remedy_for(g, p, patient.disease) >= 0
             ):
                 opts.append(space)
-        if not opts:
-            break
         opts.sort()
-        opts.append("")
-        space = g.ask(Kind.HEAL, p.seat, opts)
+        space = g.ask_or_stop(Kind.HEAL, p.seat, opts, stop="")
         if not space:
             break
         potions.heal_patient(g, p, g.patients[space])

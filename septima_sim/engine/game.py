@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
-from septima_sim.engine import actions, effects, potions, ritual, scoring, spells, trials
+from septima_sim.engine import actions, effects, hunters, potions, ritual, scoring, spells, trials
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
@@ -154,6 +154,14 @@ class Game:
         if sealed is not None:
             sealed.seal(self, seat)
         return opts[self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])]
+
+    def ask_or_stop(self, kind: str, seat: int, options: list[Any], stop: Any = -1, context: object = None) -> Any:
+        """Ask for one of `options` or to stop (`stop` is offered last); `stop` when there is nothing to choose.
+        The step of every "choose again until you stop" loop (brewing, healing, crowd picks, spells, potions)."""
+        if not options:
+            return stop
+        options.append(stop)
+        return self.ask(kind, seat, options, context)
 
     def emit(self, kind: str, seat: int, **fields: object) -> None:
         """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
@@ -496,10 +504,10 @@ class Game:
             after_turns(self)
         self.step = "hunter"
         for s in self.order:
-            self.hunter_roll(players[s])
+            hunters.hunter_roll(self, players[s])
         self.step = "relocation"
         for s in self.order:
-            self.relocate_hunter(players[s])
+            hunters.relocate_hunter(self, players[s])
         self.end_moon_phase()
 
     def resolve_turn(self, p: Player) -> None:
@@ -568,61 +576,6 @@ class Game:
             self.emit(
                 "suspicion", p.seat, suspicion_before=before, suspicion_after=p.suspicion, detail=f"{raise_by:+d}"
             )
-
-    def hunter_roll(self, p: Player) -> None:
-        """B15: a seat whose suspicion rose this turn faces the active hunter of its region, if any."""
-        if not p.raised:
-            return
-        region = self.board.region_of[p.vertex]
-        h = self.hunter_in_region(region)
-        if h < 0 or not self.hunter_active[h]:
-            return
-        p.hunter_rolls += 1
-        die = self.rules.hunter_die
-        roll = die[self.rng_dice.randrange(len(die))]
-        while p.charms > 0 and self.ask(Kind.CHARM_REROLL, p.seat, (0, 1), roll) == 1:
-            p.charms -= 1
-            roll = die[self.rng_dice.randrange(len(die))]
-        steps = roll + p.suspicion
-        distance = self.board.dist[self.board.hunter_vertex[self.hunter_space[h]]][p.vertex]
-        caught = distance <= steps
-        if self.sink is not None:
-            self.emit(
-                "hunter_roll",
-                p.seat,
-                suspicion_before=p.suspicion,
-                detail=f"die {roll} + suspicion {p.suspicion} vs distance {distance}",
-            )
-        if caught:
-            p.captures += 1
-            before = p.suspicion
-            self.lose_witch_or_wisdom(p)
-            if self.sink is not None:
-                self.emit("capture", p.seat, suspicion_before=before, suspicion_after=p.suspicion)
-        # the hunter returns to its start space whether or not it caught (it never left it in this model)
-
-    def hunter_in_region(self, region: int) -> int:
-        for h, space in enumerate(self.hunter_space):
-            if space == region:
-                return h
-        return -1
-
-    def relocate_hunter(self, p: Player) -> None:
-        """B16: a seat whose suspicion rose and whose region has no hunter pulls the first active hunter found
-        counterclockwise onto its region's space, lying down."""
-        if not p.raised:
-            return
-        region = self.board.region_of[p.vertex]
-        if self.hunter_in_region(region) >= 0:
-            return
-        for k in range(1, REGIONS):
-            h = self.hunter_in_region((region - 1 + k) % REGIONS + 1)
-            if h >= 0 and self.hunter_active[h]:
-                self.hunter_space[h] = region
-                self.hunter_active[h] = False
-                if self.sink is not None:
-                    self.emit("relocation", p.seat, detail=f"hunter {h} to space {region}")
-                return
 
     def end_moon_phase(self) -> None:
         """B17: Septima markers shift, played cards to discard, hunters stand, healed patients leave."""

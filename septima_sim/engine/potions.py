@@ -110,10 +110,7 @@ def offer_potions(g: Game, p: Player) -> None:
     pots = g.content.potions
     while True:
         opts = [i for i in g.usable_practicals if p.potions[i] > 0]
-        if not opts:
-            return
-        opts.append(-1)
-        choice = g.ask(Kind.POTION_USE, p.seat, opts, "after")
+        choice = g.ask_or_stop(Kind.POTION_USE, p.seat, opts, context="after")
         if choice < 0:
             return
         use_potion(g, p, choice)

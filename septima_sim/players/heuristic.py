@@ -15,6 +15,7 @@ from typing import ClassVar
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.board import Board
 from septima_sim.engine.decisions import Decision, Kind
+from septima_sim.engine.hunters import catch_chance, roll_tail
 from septima_sim.engine.stats import player_stat
 from septima_sim.engine.view import PatientState, PlayerView, SeatState
 from septima_sim.players.weights import Weights
@@ -87,11 +88,9 @@ class _Tables:
         self.recipes = tuple(
             tuple((ing, pot.recipe.count(ing)) for ing in sorted(set(pot.recipe))) for pot in content.potions
         )  # per potion: (ingredient, how many)
-        die = content.rules.hunter_die
-        top = max(die) + 2
         self.lunar_counts: dict[tuple[int, int], tuple[int, ...]] = {}
         self.static_pos: dict[tuple[int, int], tuple[float, ...]] = {}  # next lunar pair -> value per vertex
-        self.tail = tuple(sum(1 for f in die if f >= k) / len(die) for k in range(top))  # P(roll >= k), k >= 0
+        self.tail = roll_tail(content.rules.hunter_die)  # P(roll >= k), k >= 0
 
     def lunar_count(self, lunar: tuple[int, int]) -> tuple[int, ...]:
         """Per vertex: adjacent areas whose ingredient is one of the two lunar ingredients."""
@@ -302,9 +301,7 @@ class HeuristicPolicy:
         hunter = self._standing(view).get(board.region_of[vertex])
         if hunter is None:
             return 0.0
-        need = board.dist[hunter][vertex] - suspicion
-        tail = self._t.tail
-        return 1.0 if need <= 0 else (tail[need] if need < len(tail) else 0.0)
+        return catch_chance(self._t.tail, board.dist[hunter][vertex], suspicion)
 
     def _heal_value(self, view: PlayerView, me: SeatState, disease: int) -> float:
         """Worth of one heal of `disease`: track step end value, its reward, the all-tracks bonus share."""
@@ -488,7 +485,6 @@ class HeuristicPolicy:
         region_of = board.region_of
         dist = board.dist
         tail = t.tail
-        top = len(tail)
         standing = self._standing(view)
         sus = me.suspicion + 1
         scale = self.w.position
@@ -512,8 +508,7 @@ class HeuristicPolicy:
                         value += worth
             hv = standing.get(region_of[v])
             if hv is not None:
-                need = dist[hv][v] - sus
-                value -= 3.0 * (1.0 if need <= 0 else (tail[need] if need < top else 0.0))
+                value -= 3.0 * catch_chance(tail, dist[hv][v], sus)
             out.append(value * scale)
         return out
 
@@ -864,9 +859,7 @@ class HeuristicPolicy:
                 dist = board.dist[board.hunter_vertex[space]][me.vertex]
         if roll + me.suspicion < dist:
             return [1.0, 0.0]
-        need = dist - me.suspicion
-        tail = self._t.tail
-        escape = 1.0 - (1.0 if need <= 0 else (tail[need] if need < len(tail) else 0.0))
+        escape = 1.0 - catch_chance(self._t.tail, dist, me.suspicion)
         return [0.0, escape * self.w.capture - self.w.charm]
 
     def _spell_use(self, decision: Decision, view: PlayerView) -> list[float]:
