@@ -13,6 +13,7 @@ from septima_sim.engine.config import ConfigError, GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules.omens import OmensModule, omen_sweep_sequences
+from septima_sim.engine.modules.shapeshifting import animal_seat
 from septima_sim.engine.state import Patient, SpellCard
 from septima_sim.players import RandomPolicy
 from septima_sim.playout import play_one
@@ -500,7 +501,7 @@ def test_broken_memories_remember_cannot_be_played_so_no_serpent(content: Conten
     s = og(content, shapeshift=True)
     on(s, "broken-memories", "dark")
     q = s.players[0]
-    q.form = next(i for i, a in enumerate(content.animals) if a.id == "serpent")
+    animal_seat(s, q).form = next(i for i, a in enumerate(content.animals) if a.id == "serpent")
     s.module("shapeshifting").start_phase(s)
     assert rem not in s.card_options(q) and s.card_options(q)  # the Serpent's ability needs Remember
 
@@ -516,7 +517,7 @@ def test_confused_memories_no_coven_or_animal_abilities_but_the_mirror(content: 
     toad = next(i for i, a in enumerate(content.animals) if a.id == "toad")
 
     def toad_brews() -> str:
-        p.form = toad
+        animal_seat(g, p).form = toad
         g.module("shapeshifting").start_phase(g)
         g.played[p.seat] = action(g, "brew")
         g.module("shapeshifting").reveal(g)

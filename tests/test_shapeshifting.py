@@ -10,7 +10,7 @@ from septima_sim.engine import actions, hunters
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
-from septima_sim.engine.modules.shapeshifting import cover, uncover
+from septima_sim.engine.modules.shapeshifting import animal_seat, cover, uncover
 from septima_sim.engine.state import Player
 from septima_sim.players import RandomPolicy
 from tests.helpers import Scripted, action, place, witch
@@ -31,7 +31,7 @@ def animal(g: Game, animal_id: str) -> int:
 
 def become(g: Game, p: Player, animal_id: str, card_id: str) -> int:
     """Put a player in animal form from the start of this moon phase, playing `card_id`."""
-    p.form = animal(g, animal_id)
+    animal_seat(g, p).form = animal(g, animal_id)
     uncover(g, p)
     if p.coven:
         cover(g, p, p.coven[0])
@@ -56,7 +56,7 @@ def free_vertex(g: Game, p: Player, test) -> int:
 
 def test_s1_shapeshift_replaces_chant_and_colours_get_their_animals(content: Content) -> None:
     g = ss_game(content)
-    names = [[g.content.animals[a].id for a in p.animals] for p in g.players]
+    names = [[g.content.animals[a].id for a in animal_seat(g, p).animals] for p in g.players]
     assert names == [["serpent", "toad"], ["fox", "squirrel"], ["cat", "owl"], ["goat", "hare"]]
     for p in g.players:
         assert p.hand[action(g, "shapeshift")] and not p.hand[action(g, "chant")]
@@ -84,14 +84,14 @@ def test_s2_shapeshift_turns_into_animal_covers_witch_and_returns_discards(conte
     p.hand[ss] = False
     g.played[0] = ss
     actions.resolve_card(g, p, ss, False, ss)
-    assert g.content.animals[p.form].id == "toad"
-    assert p.covered == witch(g, "hazel")
+    assert g.content.animals[animal_seat(g, p).form].id == "toad"
+    assert animal_seat(g, p).covered == witch(g, "hazel")
     assert p.discard == [] and all(p.hand[action(g, c)] for c in ("collect", "brew", "heal"))
     assert not p.hand[ss]
     g.played = [ss, action(g, "move"), action(g, "move"), action(g, "move")]
     g.end_moon_phase()
     assert p.hand[ss] and ss not in p.discard  # Shapeshift returns at the end of the turn
-    assert p.form >= 0  # the scripted policy does not turn back
+    assert animal_seat(g, p).form >= 0  # the scripted policy does not turn back
 
 
 def test_s2_covered_witch_ability_is_off(content: Content) -> None:
@@ -139,7 +139,7 @@ def test_s2_shapeshift_matches_septima_chant_marker_and_chant_abilities_apply(co
 def test_s3_animal_form_selects_only_the_tile_actions(content: Content) -> None:
     g = ss_game(content)
     p = g.players[1]
-    p.form = animal(g, "fox")
+    animal_seat(g, p).form = animal(g, "fox")
     g.module("shapeshifting").start_phase(g)
     opts = g.card_options(p)
     assert sorted(g.action_ids[i] for i in opts) == ["heal", "move", "plead", "remember"]
@@ -160,7 +160,7 @@ def test_s3_rules_apply_only_when_the_phase_starts_in_animal_form(content: Conte
     g = ss_game(content, players=2)
     p = g.players[0]
     g.module("shapeshifting").start_phase(g)  # human at the start of the phase
-    p.form = animal(g, "toad")  # shapeshifted during the phase
+    animal_seat(g, p).form = animal(g, "toad")  # shapeshifted during the phase
     g.raise_suspicion(p, 2)
     assert p.suspicion == 4  # human rules still apply this turn
 
@@ -214,7 +214,7 @@ def test_s5_forced_turn_back_without_tile_actions_in_hand(content: Content) -> N
         p.hand[action(g, card)] = False
     g.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
-    assert p.form == -1 and p.covered == -1
+    assert animal_seat(g, p).form == -1 and animal_seat(g, p).covered == -1
 
 
 def test_s5_a_player_may_choose_to_turn_back(content: Content) -> None:
@@ -223,7 +223,7 @@ def test_s5_a_player_may_choose_to_turn_back(content: Content) -> None:
     become(g, p, "toad", "brew")
     g.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
-    assert p.form == -1
+    assert animal_seat(g, p).form == -1
 
 
 def test_s5_staying_an_animal_is_allowed(content: Content) -> None:
@@ -232,7 +232,7 @@ def test_s5_staying_an_animal_is_allowed(content: Content) -> None:
     become(g, p, "toad", "brew")
     g.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
-    assert g.content.animals[p.form].id == "toad"
+    assert g.content.animals[animal_seat(g, p).form].id == "toad"
 
 
 # ---- S6 -----------------------------------------------------------------------------------------------------------
@@ -388,12 +388,12 @@ class Watched(Game):
 
     def resolve_turn(self, p: Player) -> None:
         before = p.suspicion
-        if p.in_animal:
+        if animal_seat(self, p).in_animal:
             card = self.played[p.seat]
             tiles = self.module("shapeshifting").tiles  # type: ignore[attr-defined]
-            assert card in tiles[p.form], "played a card outside the tile in animal form"
+            assert card in tiles[animal_seat(self, p).form], "played a card outside the tile in animal form"
         super().resolve_turn(p)
-        if p.in_animal:
+        if animal_seat(self, p).in_animal:
             assert p.suspicion <= before and not p.raised
 
     def end_of_season(self) -> None:

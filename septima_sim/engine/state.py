@@ -47,23 +47,17 @@ class Player:
     """Everything public about one seat. Book of Divination goals are private and live in ``Game.goals``."""
 
     __slots__ = (
-        "animal_turns",
-        "animals",
-        "animals_used",
         "brewed",
         "captures",
         "charms",
         "colour",
         "coven",
-        "covered",
         "crowd",
         "discard",
-        "form",
         "fx",
         "hand",
         "healed",
         "hunter_rolls",
-        "in_animal",
         "ingredients_gained",
         "matches_players",
         "matches_septima",
@@ -78,7 +72,6 @@ class Player:
         "ritual_col",
         "ritual_row",
         "seat",
-        "shapeshifts",
         "spells",
         "spells_gained",
         "src",
@@ -120,14 +113,6 @@ class Player:
         self.ribbons = 0  # bitmask of ribbon rows entered
         self.mirror = -1  # witch borrowed by the Magic Mirror this season
         self.fx: SeatEffect = NO_SEAT_EFFECT  # the rule change in force for this seat this turn (an animal ability)
-        # Shapeshifting module
-        self.animals: list[int] = []  # the two animal tiles of the player's colour
-        self.form = -1  # animal index, -1 = human form
-        self.covered = -1  # witch covered by the animal tile
-        self.in_animal = False  # started this moon phase in animal form (S3)
-        self.shapeshifts = 0
-        self.animal_turns = 0
-        self.animals_used: list[int] = []
         # statistics
         self.overflows = 0
         self.captures = 0
@@ -146,16 +131,12 @@ class Player:
     def copy(self) -> Player:
         """An independent copy for search players' simulations, field by field (lists copied, spells copied)."""
         twin = Player.__new__(Player)
-        twin.animal_turns = self.animal_turns
         twin.captures = self.captures
         twin.charms = self.charms
         twin.colour = self.colour
-        twin.covered = self.covered
         twin.crowd = self.crowd
-        twin.form = self.form
         twin.fx = self.fx
         twin.hunter_rolls = self.hunter_rolls
-        twin.in_animal = self.in_animal
         twin.ingredients_gained = self.ingredients_gained
         twin.matches_players = self.matches_players
         twin.matches_septima = self.matches_septima
@@ -167,7 +148,6 @@ class Player:
         twin.ritual_col = self.ritual_col
         twin.ritual_row = self.ritual_row
         twin.seat = self.seat
-        twin.shapeshifts = self.shapeshifts
         twin.spells_gained = self.spells_gained
         twin.supply = self.supply
         twin.suspicion = self.suspicion
@@ -178,8 +158,6 @@ class Player:
         twin.witches_lost = self.witches_lost
         twin.witches_recruited = self.witches_recruited
         twin.witches_start = self.witches_start
-        twin.animals = list(self.animals)
-        twin.animals_used = list(self.animals_used)
         twin.brewed = list(self.brewed)
         twin.coven = list(self.coven)
         twin.discard = list(self.discard)

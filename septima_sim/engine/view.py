@@ -88,7 +88,7 @@ class SeatState(Protocol):
     @property
     def ribbons(self) -> int: ...
     @property
-    def form(self) -> int: ...
+    def no_raise(self) -> bool: ...
     @property
     def trials_won(self) -> int: ...
     @property
@@ -333,6 +333,7 @@ class SeatSnapshot(NamedTuple):
     suspicion: int
     suspicion_max: int
     raised: bool
+    no_raise: bool
     wisdom: int
     src: tuple[int, ...]
     res: tuple[int, ...]
@@ -350,13 +351,6 @@ class SeatSnapshot(NamedTuple):
     ritual_col: int
     ribbons: int
     mirror: int
-    animals: tuple[int, ...]
-    form: int
-    covered: int
-    in_animal: bool
-    shapeshifts: int
-    animal_turns: int
-    animals_used: tuple[int, ...]
     overflows: int
     captures: int
     hunter_rolls: int
@@ -385,6 +379,7 @@ def seat_snapshot(p: Player) -> SeatSnapshot:
         p.suspicion,
         p.suspicion_max,
         p.raised,
+        p.no_raise,
         p.wisdom,
         tuple(p.src),
         tuple(p.res),
@@ -402,13 +397,6 @@ def seat_snapshot(p: Player) -> SeatSnapshot:
         p.ritual_col,
         p.ribbons,
         p.mirror,
-        tuple(p.animals),
-        p.form,
-        p.covered,
-        p.in_animal,
-        p.shapeshifts,
-        p.animal_turns,
-        tuple(p.animals_used),
         p.overflows,
         p.captures,
         p.hunter_rolls,

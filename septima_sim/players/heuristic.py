@@ -689,7 +689,7 @@ class HeuristicPolicy:
         above = track.rows[me.ritual_row][me.ritual_col] if view.full and me.ritual_row < len(track.rows) else ""
         capture = risk_here * w.capture
         end_factor = 1.0 + 0.5 * w.season_end if last_turn else 1.0
-        animal = me.form >= 0
+        animal = me.no_raise  # S4: in animal form suspicion never rises
         values = []
         for c in decision.options:
             card = ids[c]
@@ -753,7 +753,7 @@ class HeuristicPolicy:
         played = view.played
         others = played.count(card_i) > 1  # my own card is among the played ones
         septima = card_i == view.septima_markers[0]
-        no_raise = ids[card_i] in _NO_RAISE or me.form >= 0
+        no_raise = ids[card_i] in _NO_RAISE or me.no_raise
         raise_by = 0 if no_raise else (1 if others else 0) + (2 if septima else 0)
         gain = card in ("collect", "heal", "ritual")
         if not (raise_by or gain or any(me.potions)):
