@@ -25,7 +25,7 @@ def abilities(g: Game, p: Player) -> list[Ability]:
         out = []
     else:
         off = g.witches_off[p.seat]
-        out = [witches[w].ability for w in p.coven if w not in off]
+        out = [witches[w].ability for w in p.coven if w not in off] if off else [witches[w].ability for w in p.coven]
     if p.mirror >= 0:
         out.append(witches[p.mirror].ability)
     if g.buildings and not fx.buildings_closed:

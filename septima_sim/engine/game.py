@@ -60,6 +60,7 @@ class Game:
         self.policies = list(policies)
         self._use_tables(tables_for(content, self.full))
         self.hand_actions = self.mode_actions  # the cards a hand holds (a module may swap some, S1)
+        self.returning_card = -1  # a card that goes back to hand, not to the discard, at the end of a turn (S2)
         self.fx: RuleEffect = NO_RULE_EFFECT  # the rule change in force for everyone (an Omen half)
         self.witches_off: list[list[int]] = [[] for _ in range(self.n)]  # coven witches whose ability is off
         self.players = [
@@ -414,7 +415,7 @@ class Game:
         )
         twin.seed, twin.sink, twin.policies = self.seed, None, list(policies)
         twin._use_tables(self.tables)
-        twin.hand_actions, twin.fx = self.hand_actions, self.fx
+        twin.hand_actions, twin.returning_card, twin.fx = self.hand_actions, self.returning_card, self.fx
         twin.witches_off = [list(x) for x in self.witches_off]
         twin.players = [p.copy() for p in self.players]
         twin.goals = [list(x) for x in self.goals]
@@ -582,8 +583,13 @@ class Game:
         self.step = "end_phase"
         self.septima_right = self.septima_left
         self.septima_left = self.septima_bag.pop() if self.septima_bag else -1
+        returning = self.returning_card
         for s, p in enumerate(self.players):
-            p.discard.append(self.played[s])
+            card = self.played[s]
+            if card == returning:
+                p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
+            else:
+                p.discard.append(card)
             self.played[s] = -1
             self.remember_copy[s] = -1
             for sp in p.spells:

@@ -171,25 +171,6 @@ class PlayerView(Protocol):
     def module(self, name: str) -> object: ...
 
 
-# ---- the public state both views give, as values --------------------------------------------------------------
-
-
-def _hunters(g: Game) -> tuple[tuple[int, bool], ...]:
-    return tuple(zip(g.hunter_space, g.hunter_active, strict=True))
-
-
-def _trial(g: Game) -> tuple[int, tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
-    return g.chamber1, tuple(g.chamber2), (tuple(g.seated[1]), tuple(g.seated[2]))
-
-
-def _crowd(g: Game) -> tuple[int, int, tuple[int, ...]]:
-    return g.crowd_neutral, g.crowd_angry, tuple(p.crowd for p in g.players)
-
-
-def _market(g: Game) -> tuple[tuple[int, int, int], ...]:
-    return tuple((r.scoring[-1] if r.scoring else -1, r.middle, r.bottom) for r in g.market)
-
-
 # ---- the live view (built-in policies) --------------------------------------------------------------------------
 
 
@@ -277,22 +258,25 @@ class LiveView:
     @property
     def hunters(self) -> tuple[tuple[int, bool], ...]:
         """(hunter space 1..6, standing) per hunter."""
-        return _hunters(self._game)
+        g = self._game
+        return tuple(zip(g.hunter_space, g.hunter_active, strict=True))
 
     @property
     def trial(self) -> tuple[int, tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
         """(first chamber witch, second chamber stack, seated citizens of chambers 1 and 2)."""
-        return _trial(self._game)
+        g = self._game
+        return g.chamber1, tuple(g.chamber2), (tuple(g.seated[1]), tuple(g.seated[2]))
 
     @property
     def crowd(self) -> tuple[int, int, tuple[int, ...]]:
         """(neutral, angry, loyal per seat) citizens in the crowd."""
-        return _crowd(self._game)
+        g = self._game
+        return g.crowd_neutral, g.crowd_angry, tuple(p.crowd for p in g.players)
 
     @property
     def spell_market(self) -> tuple[tuple[int, int, int], ...]:
         """Face-up spells per element: (top scoring spell, middle, bottom); -1 = empty."""
-        return _market(self._game)
+        return tuple((r.scoring[-1] if r.scoring else -1, r.middle, r.bottom) for r in self._game.market)
 
     @property
     def buildings(self) -> dict[int, int]:
@@ -485,10 +469,9 @@ class SealedView:
             PatientSnapshot(pt.tile, pt.disease, pt.space, pt.area, pt.angry, pt.healed_by, tuple(pt.remedies))
             for pt in g.patients.values()
         )
-        self.hunters = _hunters(g)
-        self.trial = _trial(g)
-        self.crowd = _crowd(g)
-        self.spell_market = _market(g)
+        live = LiveView(g, seat)  # the same public values, read once and kept (the live view is not)
+        self.hunters, self.trial, self.crowd = live.hunters, live.trial, live.crowd
+        self.spell_market = live.spell_market
         self.buildings = dict(g.buildings)
         self.witches_out = tuple(g.witch_box)
         self.potion_supply = tuple(g.potion_supply)

@@ -56,6 +56,7 @@ class _Tables:
         "action_ids",
         "board",
         "building_areas",
+        "far",
         "heal",
         "ingredients_at",
         "lunar_counts",
@@ -63,6 +64,7 @@ class _Tables:
         "recipes",
         "remedy_for_disease",
         "remember",
+        "risk_rows",
         "shrine_at",
         "static_pos",
         "tail",
@@ -91,6 +93,15 @@ class _Tables:
         self.lunar_counts: dict[tuple[int, int], tuple[int, ...]] = {}
         self.static_pos: dict[tuple[int, int], tuple[float, ...]] = {}  # next lunar pair -> value per vertex
         self.tail = roll_tail(content.rules.hunter_die)  # P(roll >= k), k >= 0
+        self.far = 1 + max(max(row) for row in self.board.dist)  # distances 0 .. far - 1
+        self.risk_rows: dict[int, tuple[float, ...]] = {}
+
+    def risk(self, suspicion: int) -> tuple[float, ...]:
+        """Per distance: the capture chance of a leader at `suspicion` (``hunters.catch_chance``, tabulated)."""
+        row = self.risk_rows.get(suspicion)
+        if row is None:
+            row = self.risk_rows[suspicion] = tuple(catch_chance(self.tail, d, suspicion) for d in range(self.far))
+        return row
 
     def lunar_count(self, lunar: tuple[int, int]) -> tuple[int, ...]:
         """Per vertex: adjacent areas whose ingredient is one of the two lunar ingredients."""
@@ -301,7 +312,7 @@ class HeuristicPolicy:
         hunter = self._standing(view).get(board.region_of[vertex])
         if hunter is None:
             return 0.0
-        return catch_chance(self._t.tail, board.dist[hunter][vertex], suspicion)
+        return self._t.risk(suspicion)[board.dist[hunter][vertex]]
 
     def _heal_value(self, view: PlayerView, me: SeatState, disease: int) -> float:
         """Worth of one heal of `disease`: track step end value, its reward, the all-tracks bonus share."""
@@ -484,9 +495,9 @@ class HeuristicPolicy:
         vertex_areas = board.vertex_areas
         region_of = board.region_of
         dist = board.dist
-        tail = t.tail
         standing = self._standing(view)
         sus = me.suspicion + 1
+        risk = t.risk(sus)
         scale = self.w.position
         out = []
         remedy = t.remedy_for_disease
@@ -508,7 +519,7 @@ class HeuristicPolicy:
                         value += worth
             hv = standing.get(region_of[v])
             if hv is not None:
-                value -= 3.0 * catch_chance(tail, dist[hv][v], sus)
+                value -= 3.0 * risk[dist[hv][v]]
             out.append(value * scale)
         return out
 

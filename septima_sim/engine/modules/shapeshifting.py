@@ -75,6 +75,7 @@ class ShapeshiftingModule(Module):
         chant = g.action_index["chant"]
         self.shapeshift = g.action_index["shapeshift"]
         g.hand_actions = (*(i for i in g.mode_actions if i != chant), self.shapeshift)
+        g.returning_card = self.shapeshift  # S2: back to hand at the end of the turn
         self.tiles = _tiles(g)
         self.seats = [AnimalSeat() for _ in range(g.n)]
 
@@ -117,12 +118,8 @@ class ShapeshiftingModule(Module):
         return 0 if matched else -1
 
     def end_turn(self, g: Game) -> None:
-        """S2: Shapeshift returns to hand at the end of the turn. Then a player in animal form may turn back to
-        human (leader back, tile removed); S5: one with none of the tile's four actions in hand must."""
-        for p in g.players:
-            if p.discard and p.discard[-1] == self.shapeshift:
-                p.discard.pop()
-                p.hand[self.shapeshift] = True
+        """A player in animal form may turn back to human (leader back, tile removed); S5: one with none of the
+        tile's four actions in hand must."""
         for s in g.order:
             p = g.players[s]
             a = self.seats[s]
