@@ -8,10 +8,12 @@ import pytest
 
 from septima_sim.content import Content
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import actions, crowd, effects, omens, potions, ritual, shapeshifting, trials
+from septima_sim.engine import abilities, actions, crowd, potions, ritual, spells, trials
 from septima_sim.engine.config import ConfigError, GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
+from septima_sim.engine.modules.omens import OmensModule, omen_sweep_sequences
+from septima_sim.engine.modules.shapeshifting import animal_seat
 from septima_sim.engine.state import Patient, SpellCard
 from septima_sim.players import RandomPolicy
 from septima_sim.playout import play_one
@@ -38,16 +40,23 @@ def og(content: Content, players: int = 2, deck: tuple[str, ...] = (), shapeshif
     return g
 
 
+def om(g: Game) -> OmensModule:
+    """The game's Omens module (deck, drawn cards, active half)."""
+    m = g.module("omens")
+    assert isinstance(m, OmensModule)
+    return m
+
+
 def card(g: Game, card_id: str) -> int:
     return next(i for i, o in enumerate(g.content.omens) if o.id == card_id)
 
 
 def on(g: Game, card_id: str, side: str) -> None:
-    omens.activate(g, card(g, card_id), side)
+    om(g).activate(g, card(g, card_id), side)
 
 
 def off(g: Game) -> None:
-    omens.activate(g, -1, "")
+    om(g).activate(g, -1, "")
 
 
 def both(g: Game, card_id: str, side: str, scenario) -> tuple[object, object]:
@@ -76,10 +85,10 @@ def test_o3_threshold_decides_the_half(content: Content, suspicions: tuple[int, 
     g = og(content, len(suspicions), deck=("paranoia", "golden-cauldron", "era-of-healing"))
     for p, s in zip(g.players, suspicions, strict=True):
         p.suspicion = s
-    assert g.omen == ""  # O2: no Omen in Autumn
-    omens.next_omen(g)
-    assert g.omen_cards == ["paranoia"] and g.omen_halves == [half] and g.omen_side == half
-    assert g.omen == ("raise_costs_wisdom" if half == "dark" else "on_play")
+    assert g.fx.id == ""  # O2: no Omen in Autumn
+    om(g).end_of_season(g)
+    assert om(g).cards == ["paranoia"] and om(g).halves == [half] and om(g).side == half
+    assert g.fx.id == ("raise_costs_wisdom" if half == "dark" else "on_play")
 
 
 @pytest.mark.parametrize(("widow", "half"), [(3, "dark"), (2, "bright")])
@@ -87,10 +96,10 @@ def test_o3_solo_threshold_8_counts_the_widow(content: Content, widow: int, half
     assert content.omen_threshold == {1: 8, 2: 8, 3: 12, 4: 16}
     g = Game(GameConfig(1, omens=True), content, [Scripted()], 0)
     g.setup()
-    assert g.widow is not None
-    g.players[0].suspicion, g.widow.suspicion = 5, widow
-    omens.next_omen(g)
-    assert g.omen_halves == [half]
+    assert g.module("solo") is not None
+    g.players[0].suspicion, g.module("solo").suspicion = 5, widow
+    om(g).end_of_season(g)
+    assert om(g).halves == [half]
 
 
 def test_o3_threshold_is_content(content: Content) -> None:
@@ -101,8 +110,8 @@ def test_o3_threshold_is_content(content: Content) -> None:
     g.setup()
     for p in g.players:
         p.suspicion = 4
-    omens.next_omen(g)
-    assert g.omen_halves == ["bright"]
+    om(g).end_of_season(g)
+    assert om(g).halves == ["bright"]
 
 
 # ---- O1, O5: the deck, the Sabbath and deck control ------------------------------------------------------------------
@@ -111,12 +120,13 @@ def test_o3_threshold_is_content(content: Content) -> None:
 def test_o1_deck_sabbath_at_the_bottom_upcoming_card_public(content: Content) -> None:
     g = og(content)
     sabbath = next(i for i, o in enumerate(content.omens) if o.sabbath)
-    assert len(g.omen_deck) == 4 and g.omen_deck[-1] == sabbath and len(set(g.omen_deck)) == 4
-    view = g.views[1]
-    assert view.upcoming_omen == g.omen_deck[0] and view.omen == (-1, "")
-    upcoming = view.upcoming_omen
-    omens.next_omen(g)
-    assert view.omen[0] == upcoming and view.upcoming_omen == g.omen_deck[0]
+    assert len(om(g).deck) == 4 and om(g).deck[-1] == sabbath and len(set(om(g).deck)) == 4
+    view = g.view(1)
+    assert view.module("omens").upcoming == om(g).deck[0] and view.module("omens")[1:] == (-1, "")
+    upcoming = view.module("omens").upcoming
+    om(g).end_of_season(g)
+    view = g.view(1)  # a policy's view is sealed at each decision
+    assert view.module("omens").card == upcoming and view.module("omens").upcoming == om(g).deck[0]
 
 
 def test_fixed_sequence_is_honoured_over_a_whole_game(content: Content) -> None:
@@ -148,7 +158,7 @@ def test_omen_deck_needs_the_module() -> None:
 
 
 def test_sweep_puts_each_card_in_each_position_once(content: Content) -> None:
-    seqs = omens.omen_sweep_sequences(content)
+    seqs = omen_sweep_sequences(content)
     ids = [o.id for o in content.omens if not o.sabbath]
     assert len(ids) == 18 and len(seqs) == 18
     for pos in range(3):
@@ -161,15 +171,15 @@ def test_sweep_puts_each_card_in_each_position_once(content: Content) -> None:
 @pytest.mark.parametrize("side", [h[1] for h in covers(("witches-sabbath", "bright"), ("witches-sabbath", "dark"))])
 def test_o5_sabbath_resolves_first_at_game_end_for_both_trials(content: Content, side: str) -> None:
     g = og(content, 2, deck=("paranoia", "golden-cauldron", "era-of-healing"))
-    g.omen_deck = g.omen_deck[-1:]
+    om(g).deck = om(g).deck[-1:]
     g.season = 3
     for p in g.players:
         p.suspicion = 8 if side == "dark" else 0
         p.wisdom = p.src[g_index("other")] = 10
     # both trials of the last season: seat 0 won the first, seat 1 the second (seat 0 absent), one earlier trial
-    g.omen_trials = [(2, 0, 0b01), (3, 0, 0b11), (3, 1, 0b10)]
-    omens.game_end(g)
-    assert g.omen_cards == ["witches-sabbath"] and g.omen_halves == [side] and g.omen == ""
+    om(g).trials = [(2, 0, 0b01), (3, 0, 0b11), (3, 1, 0b10)]
+    om(g).game_end(g)
+    assert om(g).cards == ["witches-sabbath"] and om(g).halves == [side] and g.fx.id == ""
     omen_src = [p.src[g_index("omens")] for p in g.players]
     if side == "bright":  # 2 Wisdom per trial of the last season won
         assert omen_src == [2, 2] and [p.wisdom for p in g.players] == [12, 12]
@@ -217,14 +227,14 @@ def test_era_of_epidemic_marks_a_witch_off_and_exiles_it_at_season_end(content: 
     g.policies[0].rules[Kind.OMEN] = tommy
     for q in g.players:
         q.suspicion = 4
-    omens.next_omen(g)
-    assert g.omen == "exile_witch" and g.omen_marked[0] == tommy
-    assert [ab for ab in effects.abilities(g, p)] == [g.content.witches[hazel].ability]
-    omens.next_omen(g)  # the end of that season
-    assert p.coven == [hazel] and tommy in g.witch_box and g.omen_marked == [-1, -1]
+    om(g).end_of_season(g)
+    assert g.fx.id == "exile_witch" and om(g).marked[0] == tommy
+    assert [ab for ab in abilities.abilities(g, p)] == [g.content.witches[hazel].ability]
+    om(g).end_of_season(g)  # the end of that season
+    assert p.coven == [hazel] and tommy in g.witch_box and om(g).marked == [-1, -1]
     q = g.players[1]
     q.coven = [hazel]
-    assert list(effects.abilities(g, q)) == [g.content.witches[hazel].ability]  # no mark without the Omen
+    assert list(abilities.abilities(g, q)) == [g.content.witches[hazel].ability]  # no mark without the Omen
 
 
 @pytest.mark.parametrize(
@@ -263,7 +273,7 @@ def test_wave_of_sympathy_and_search_warrant(content: Content, side: str, normal
     covers(("wave-of-sympathy", side))
     g = og(content, **{Kind.CROWD_PICK: first_active})
     on(g, "wave-of-sympathy", side)
-    assert tuple(omens.trial_picks(g, k) for k in normal) == expected
+    assert tuple(g.fx.trial_picks(g, k) for k in normal) == expected
     p = g.players[0]
 
     def picks_after_trials() -> int:
@@ -354,7 +364,7 @@ def test_empowering_constellation_readies_one_more_but_not_as_a_crowd_pick(conte
         if via_pick:
             crowd.crowd_picks(g, p, 1)
         else:
-            ritual.ready_spell(g, p, "")
+            spells.ready_spell(g, p, "")
         return sum(sp.ready for sp in p.spells)
 
     assert both(g, "empowering-constellation", "bright", lambda: ready(False)) == (1, 2)
@@ -369,7 +379,7 @@ def test_festival_of_guilds_and_guild_strike(content: Content) -> None:
     here = g.board.vertex_areas[p.vertex]
     far = next(i for i, a in enumerate(content.areas) if a.town and i not in here)
     g.buildings = {far: apothecary}
-    discount = lambda: effects.passive(g, p, "brew_discount")  # noqa: E731
+    discount = lambda: abilities.passive(g, p, "brew_discount")  # noqa: E731
     assert both(g, "festival-of-guilds", "bright", discount) == (0, 1)  # no adjacency needed
     g.buildings = {here[0]: apothecary}
     assert both(g, "festival-of-guilds", "dark", discount) == (1, 0)  # Guild Strike: closed
@@ -491,8 +501,8 @@ def test_broken_memories_remember_cannot_be_played_so_no_serpent(content: Conten
     s = og(content, shapeshift=True)
     on(s, "broken-memories", "dark")
     q = s.players[0]
-    q.form = next(i for i, a in enumerate(content.animals) if a.id == "serpent")
-    shapeshifting.start_phase(s, q)
+    animal_seat(s, q).form = next(i for i, a in enumerate(content.animals) if a.id == "serpent")
+    s.module("shapeshifting").start_phase(s)
     assert rem not in s.card_options(q) and s.card_options(q)  # the Serpent's ability needs Remember
 
 
@@ -502,15 +512,16 @@ def test_confused_memories_no_coven_or_animal_abilities_but_the_mirror(content: 
     p = g.players[0]
     p.coven = [witch(g, "hazel")]
     p.mirror = witch(g, "tommy")
-    abilities = lambda: [a.effects[0].kind for a in effects.abilities(g, p)]  # noqa: E731
-    assert both(g, "confused-memories", "dark", abilities) == (["wisdom", "ingredient"], ["ingredient"])
+    in_force = lambda: [a.effects[0].kind for a in abilities.abilities(g, p)]  # noqa: E731
+    assert both(g, "confused-memories", "dark", in_force) == (["wisdom", "ingredient"], ["ingredient"])
     toad = next(i for i, a in enumerate(content.animals) if a.id == "toad")
 
     def toad_brews() -> str:
-        p.form = toad
-        shapeshifting.start_phase(g, p)
-        shapeshifting.reveal(g, p, action(g, "brew"))
-        return p.ability
+        animal_seat(g, p).form = toad
+        g.module("shapeshifting").start_phase(g)
+        g.played[p.seat] = action(g, "brew")
+        g.module("shapeshifting").reveal(g)
+        return p.fx.id
 
     assert both(g, "confused-memories", "dark", toad_brews) == ("brew_without", "")
 
@@ -534,8 +545,8 @@ def test_on_play_bright_halves(content: Content, half: tuple[str, str]) -> None:
     def play(a: str) -> int:
         p.suspicion, p.supply = 4, 4
         before = measure(p)
-        if g.omen:
-            omens.on_play(g, p, action(g, a))
+        if g.fx.id:
+            g.fx.on_play(g, p, action(g, a))
         return measure(p) - before
 
     assert both(g, *half, lambda: play(act)) == (0, 1)
@@ -572,14 +583,14 @@ def test_play_penalty_dark_halves(content: Content, half: tuple[str, str]) -> No
 
     def play(a: str) -> int:
         p.wisdom = 5
-        if g.omen:
-            omens.on_play(g, p, action(g, a))
+        if g.fx.id:
+            g.fx.on_play(g, p, action(g, a))
         return p.wisdom
 
     assert both(g, *half, lambda: play(PENALTY[half])) == (5, 4)
     assert play("chant") == 5
     p.wisdom = 0
-    omens.on_play(g, p, action(g, PENALTY[half]))
+    g.fx.on_play(g, p, action(g, PENALTY[half]))
     assert p.wisdom == 0  # never below 0
 
 
@@ -595,10 +606,10 @@ def test_season_start_bright_halves(content: Content, half: tuple[str, str]) -> 
     g = og(content, 2, deck=(half[0], "paranoia", "golden-cauldron"))
     measure = SEASON_START[half]
     before = [measure(p) for p in g.players]
-    omens.next_omen(g)  # total suspicion 4 < 8: bright
-    assert g.omen_halves == ["bright"]
+    om(g).end_of_season(g)  # total suspicion 4 < 8: bright
+    assert om(g).halves == ["bright"]
     assert [measure(p) - b for p, b in zip(g.players, before, strict=True)] == [1, 1]
-    omens.next_omen(g)  # the next Omen gives nothing of this kind
+    om(g).end_of_season(g)  # the next Omen gives nothing of this kind
     assert [measure(p) - b for p, b in zip(g.players, before, strict=True)] == [1, 1]
 
 
@@ -609,8 +620,8 @@ def test_drought_pays_resources_or_wisdom(content: Content) -> None:
     p.res, q.res = [0, 0, 0, 0, 0, 1], [2, 1, 0, 0, 0, 0]
     p.wisdom, q.wisdom = 5, 5
     p.suspicion = q.suspicion = 4
-    omens.next_omen(g)
-    assert g.omen_halves == ["dark"]
+    om(g).end_of_season(g)
+    assert om(g).halves == ["dark"]
     assert sum(p.res) == 0 and p.wisdom == 4 and sum(q.res) == 1 and q.wisdom == 5
 
 
@@ -635,7 +646,7 @@ class Watched(Game):
 
 @pytest.mark.parametrize(("players", "shapeshift"), [(2, False), (3, False), (4, False), (3, True), (4, True)])
 def test_invariants_over_seeded_games(content: Content, players: int, shapeshift: bool) -> None:
-    seqs = omens.omen_sweep_sequences(content)
+    seqs = omen_sweep_sequences(content)
     halves: set[tuple[str, str]] = set()
     for seed in range(72):
         deck = seqs[seed % len(seqs)] if seed % 4 else ()

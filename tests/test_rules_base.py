@@ -25,7 +25,7 @@ from helpers import (
 
 from septima_sim.content import INGREDIENTS, Content
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import actions, crowd, potions, ritual, scoring, trials
+from septima_sim.engine import actions, crowd, hunters, potions, ritual, scoring, spells, trials
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
@@ -401,12 +401,12 @@ def test_b15_hunter_catches_exactly_when_die_plus_suspicion_reaches(content: Con
     die = content.rules.hunter_die
     g, d, _ = _hunter_setup(content)
     g.rng_dice = Dice(die.index(1))  # 1 + (d - 2) = d - 1: one short
-    g.hunter_roll(g.players[0])
+    hunters.hunter_roll(g, g.players[0])
     p = g.players[0]
     assert p.captures == 0 and p.wisdom == 9 and p.suspicion == d - 2 and p.hunter_rolls == 1
     g, d, _ = _hunter_setup(content)
     g.rng_dice = Dice(die.index(2))  # 2 + (d - 2) = d: reaches the leader
-    g.hunter_roll(g.players[0])
+    hunters.hunter_roll(g, g.players[0])
     p = g.players[0]
     assert p.captures == 1 and p.wisdom == 4 and p.suspicion == d - 3
     assert g.hunter_space == [1]  # back on its start space
@@ -417,7 +417,7 @@ def test_b15_capture_with_two_witches_sends_one_to_second_chamber(content: Conte
     p = g.players[0]
     p.coven = [witch(g, "hazel"), witch(g, "rowan")]
     g.rng_dice = Dice(content.rules.hunter_die.index(3))
-    g.hunter_roll(p)
+    hunters.hunter_roll(g, p)
     assert p.captures == 1 and len(p.coven) == 1 and len(g.chamber2) == 1 and p.wisdom == 9
 
 
@@ -426,13 +426,13 @@ def test_b15_no_roll_without_raise_or_without_active_hunter(content: Content) ->
     p = g.players[0]
     g.rng_dice = Dice()
     p.raised = False
-    g.hunter_roll(p)
+    hunters.hunter_roll(g, p)
     p.raised = True
     g.hunter_active = [False]  # lying down
-    g.hunter_roll(p)
+    hunters.hunter_roll(g, p)
     g.hunter_active = [True]
     g.hunter_space = [4]  # not in the leader's region
-    g.hunter_roll(p)
+    hunters.hunter_roll(g, p)
     assert g.rng_dice.calls == 0 and p.hunter_rolls == 0
 
 
@@ -447,7 +447,7 @@ def test_b15_good_luck_charm_rerolls(content: Content) -> None:
     p = g.players[0]
     p.charms = 2
     g.rng_dice = Dice(die.index(1), die.index(3))
-    g.hunter_roll(p)
+    hunters.hunter_roll(g, p)
     assert p.charms == 1 and p.captures == 1 and g.rng_dice.calls == 2
 
 
@@ -458,18 +458,18 @@ def test_b16_relocation_pulls_first_active_hunter_counterclockwise(content: Cont
     place(g, p, v)
     p.raised = True
     g.hunter_space, g.hunter_active = [1, 5], [True, True]
-    g.relocate_hunter(p)
+    hunters.relocate_hunter(g, p)
     assert g.hunter_space == [1, 3] and g.hunter_active == [True, False]
     g.hunter_space, g.hunter_active = [1, 5], [True, False]  # an inactive hunter is skipped
-    g.relocate_hunter(p)
+    hunters.relocate_hunter(g, p)
     assert g.hunter_space == [3, 5] and g.hunter_active == [False, False]
     # no relocation when the region already holds a hunter, or without a raise
     g.hunter_space, g.hunter_active = [3, 5], [False, True]
-    g.relocate_hunter(p)
+    hunters.relocate_hunter(g, p)
     assert g.hunter_space == [3, 5]
     g.hunter_space, g.hunter_active = [1], [True]
     p.raised = False
-    g.relocate_hunter(p)
+    hunters.relocate_hunter(g, p)
     assert g.hunter_space == [1]
 
 
@@ -804,22 +804,22 @@ def test_b26_track_geometry(content: Content) -> None:
 def test_b27_spell_market_slots(content: Content) -> None:
     g = make_game(content)
     p = g.players[0]
-    row = ritual.MarketRow([101, 102], [1, 2, 3, 4, 5])
+    row = spells.MarketRow([101, 102], [1, 2, 3, 4, 5])
     assert (row.middle, row.bottom) == (5, 4)
     g.market = [row, row, row]
     p.ritual_col = 0
     g.policies[0] = Scripted(spell_gain=(0, 1))
-    ritual.gain_spell(g, p)  # middle: a new middle is revealed
+    spells.gain_spell(g, p)  # middle: a new middle is revealed
     assert p.spells[-1].idx == 5 and (row.middle, row.bottom) == (3, 4)
     g.policies[0] = Scripted(spell_gain=(0, 2))
-    ritual.gain_spell(g, p)  # bottom: the middle slides down, a new middle is revealed
+    spells.gain_spell(g, p)  # bottom: the middle slides down, a new middle is revealed
     assert p.spells[-1].idx == 4 and (row.middle, row.bottom) == (2, 3)
     g.policies[0] = Scripted(spell_gain=(0, 0))
-    ritual.gain_spell(g, p)
-    ritual.gain_spell(g, p)  # scoring: top, then the other; then the slot stays empty
+    spells.gain_spell(g, p)
+    spells.gain_spell(g, p)  # scoring: top, then the other; then the slot stays empty
     assert [s.idx for s in p.spells[-2:]] == [102, 101] and row.scoring == []
     g.market = [row]
-    ritual.refresh_market(g)  # end of season: bottom discarded, middle slides down, new middle
+    spells.refresh_market(g)  # end of season: bottom discarded, middle slides down, new middle
     assert (row.middle, row.bottom) == (1, 2)
 
 
@@ -827,7 +827,7 @@ def test_b27_border_column_offers_both_elements(content: Content) -> None:
     g = make_game(content)
     p = g.players[0]
     p.ritual_col = 1
-    ritual.gain_spell(g, p)
+    spells.gain_spell(g, p)
     elements = {e for e, _ in pol(g, 0).asked(Kind.SPELL_GAIN)[0].options}
     assert elements == {0, 1}
 

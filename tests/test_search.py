@@ -43,7 +43,9 @@ def test_determinize_keeps_public_and_own_information_and_reshuffles_the_rest(co
     assert twin.goals[0] == g.goals[0]  # own goals kept
     assert any(twin.goals[s] != g.goals[s] for s in (1, 2, 3))  # other seats' goals re-guessed
     assert sorted(twin.witch_deck) == sorted(g.witch_deck) and twin.witch_deck != g.witch_deck
-    assert twin.omen_deck[0] == g.omen_deck[0] and twin.omen_deck[-1] == g.omen_deck[-1]  # next card and Sabbath
+    deck, twin_deck = g.module("omens").deck, twin.module("omens").deck  # type: ignore[attr-defined]
+    assert twin_deck[0] == deck[0] and twin_deck[-1] == deck[-1]  # next card and Sabbath
+    assert twin_deck is not deck
     assert twin.septima_right == g.septima_right and twin.septima_left == g.septima_left  # face-up markers
 
 
@@ -62,3 +64,33 @@ def test_search_player_plays_whole_games(content: Content, config: GameConfig) -
     again = play_game(config, content, [make_policy(p.name) for p in policies], 12)
     assert first.game == again.game  # deterministic from the game seed
     assert first.players[0]["policy"] == "search:4"
+
+
+SHARED = {
+    "config",
+    "content",
+    "rules",
+    "tables",
+    "board",
+    "action_index",
+    "potion_index",
+    "ingredient_index",
+    "practical_by_use",
+    "space_order",
+    "action_defaults",
+    "hooks",
+    "fx",
+}
+"""Clone attributes shared with the game on purpose: static content, read-only tables, immutable rule effects."""
+
+
+def test_a_clone_copies_every_field_and_shares_no_mutable_state(content: Content) -> None:
+    g = started(content, GameConfig(4, shapeshifting=True, omens=True))
+    twin = g.clone([RandomPolicy() for _ in range(4)], 1)
+    assert set(vars(twin)) == set(vars(g))
+    for name, value in vars(g).items():
+        if isinstance(value, (list, dict, set)) and name not in SHARED:
+            assert getattr(twin, name) is not value, name
+    for mine, theirs in zip(g.players, twin.players, strict=True):
+        assert mine is not theirs and mine.res is not theirs.res and mine.coven == theirs.coven
+    assert all(a is not b for a, b in zip(g.modules, twin.modules, strict=True) if a.copy() is not a)

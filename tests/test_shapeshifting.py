@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from septima_sim.content import Content
-from septima_sim.engine import actions, shapeshifting
+from septima_sim.engine import actions, hunters
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
+from septima_sim.engine.modules.shapeshifting import animal_seat, cover, uncover
 from septima_sim.engine.state import Player
 from septima_sim.players import RandomPolicy
 from tests.helpers import Scripted, action, place, witch
@@ -30,12 +31,14 @@ def animal(g: Game, animal_id: str) -> int:
 
 def become(g: Game, p: Player, animal_id: str, card_id: str) -> int:
     """Put a player in animal form from the start of this moon phase, playing `card_id`."""
-    p.form = animal(g, animal_id)
-    p.covered = p.coven[0] if p.coven else -1
-    shapeshifting.start_phase(g, p)
+    animal_seat(g, p).form = animal(g, animal_id)
+    uncover(g, p)
+    if p.coven:
+        cover(g, p, p.coven[0])
+    g.module("shapeshifting").start_phase(g)
     card = action(g, card_id)
     g.played[p.seat] = card
-    shapeshifting.reveal(g, p, card)
+    g.module("shapeshifting").reveal(g)
     return card
 
 
@@ -53,7 +56,7 @@ def free_vertex(g: Game, p: Player, test) -> int:
 
 def test_s1_shapeshift_replaces_chant_and_colours_get_their_animals(content: Content) -> None:
     g = ss_game(content)
-    names = [[g.content.animals[a].id for a in p.animals] for p in g.players]
+    names = [[g.content.animals[a].id for a in animal_seat(g, p).animals] for p in g.players]
     assert names == [["serpent", "toad"], ["fox", "squirrel"], ["cat", "owl"], ["goat", "hare"]]
     for p in g.players:
         assert p.hand[action(g, "shapeshift")] and not p.hand[action(g, "chant")]
@@ -81,25 +84,25 @@ def test_s2_shapeshift_turns_into_animal_covers_witch_and_returns_discards(conte
     p.hand[ss] = False
     g.played[0] = ss
     actions.resolve_card(g, p, ss, False, ss)
-    assert g.content.animals[p.form].id == "toad"
-    assert p.covered == witch(g, "hazel")
+    assert g.content.animals[animal_seat(g, p).form].id == "toad"
+    assert animal_seat(g, p).covered == witch(g, "hazel")
     assert p.discard == [] and all(p.hand[action(g, c)] for c in ("collect", "brew", "heal"))
     assert not p.hand[ss]
     g.played = [ss, action(g, "move"), action(g, "move"), action(g, "move")]
     g.end_moon_phase()
     assert p.hand[ss] and ss not in p.discard  # Shapeshift returns at the end of the turn
-    assert p.form >= 0  # the scripted policy does not turn back
+    assert animal_seat(g, p).form >= 0  # the scripted policy does not turn back
 
 
 def test_s2_covered_witch_ability_is_off(content: Content) -> None:
     g = ss_game(content)
     p = g.players[0]
     p.coven = [witch(g, "hazel")]
-    from septima_sim.engine import effects
+    from septima_sim.engine.abilities import abilities
 
-    assert list(effects.abilities(g, p))
-    p.covered = witch(g, "hazel")
-    assert list(effects.abilities(g, p)) == []
+    assert list(abilities(g, p))
+    cover(g, p, witch(g, "hazel"))
+    assert list(abilities(g, p)) == []
 
 
 def test_s2_matched_shapeshift_lowers_one_and_raises_none(content: Content) -> None:
@@ -136,28 +139,28 @@ def test_s2_shapeshift_matches_septima_chant_marker_and_chant_abilities_apply(co
 def test_s3_animal_form_selects_only_the_tile_actions(content: Content) -> None:
     g = ss_game(content)
     p = g.players[1]
-    p.form = animal(g, "fox")
-    shapeshifting.start_phase(g, p)
-    opts = shapeshifting.card_options(g, p)
+    animal_seat(g, p).form = animal(g, "fox")
+    g.module("shapeshifting").start_phase(g)
+    opts = g.card_options(p)
     assert sorted(g.action_ids[i] for i in opts) == ["heal", "move", "plead", "remember"]
     p.hand[action(g, "plead")] = False
-    assert "plead" not in [g.action_ids[i] for i in shapeshifting.card_options(g, p)]
+    assert "plead" not in [g.action_ids[i] for i in g.card_options(p)]
 
 
 def test_s3_ability_only_with_the_leftmost_action(content: Content) -> None:
     g = ss_game(content)
     p = g.players[1]
     become(g, p, "fox", "move")
-    assert p.ability == "move_to_ingredient"
+    assert p.fx.id == "move_to_ingredient"
     become(g, p, "fox", "heal")
-    assert p.ability == ""
+    assert p.fx.id == ""
 
 
 def test_s3_rules_apply_only_when_the_phase_starts_in_animal_form(content: Content) -> None:
     g = ss_game(content, players=2)
     p = g.players[0]
-    shapeshifting.start_phase(g, p)  # human at the start of the phase
-    p.form = animal(g, "toad")  # shapeshifted during the phase
+    g.module("shapeshifting").start_phase(g)  # human at the start of the phase
+    animal_seat(g, p).form = animal(g, "toad")  # shapeshifted during the phase
     g.raise_suspicion(p, 2)
     assert p.suspicion == 4  # human rules still apply this turn
 
@@ -183,7 +186,7 @@ def test_s4_nothing_raises_suspicion_in_animal_form_so_no_hunter_roll(content: C
     p.suspicion = 8
     g.raise_suspicion(p, 3)  # would overflow
     assert p.suspicion == 8 and p.overflows == 0 and not p.raised
-    g.hunter_roll(p)
+    hunters.hunter_roll(g, p)
     assert p.hunter_rolls == 0
 
 
@@ -211,7 +214,7 @@ def test_s5_forced_turn_back_without_tile_actions_in_hand(content: Content) -> N
         p.hand[action(g, card)] = False
     g.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
-    assert p.form == -1 and p.covered == -1
+    assert animal_seat(g, p).form == -1 and animal_seat(g, p).covered == -1
 
 
 def test_s5_a_player_may_choose_to_turn_back(content: Content) -> None:
@@ -220,7 +223,7 @@ def test_s5_a_player_may_choose_to_turn_back(content: Content) -> None:
     become(g, p, "toad", "brew")
     g.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
-    assert p.form == -1
+    assert animal_seat(g, p).form == -1
 
 
 def test_s5_staying_an_animal_is_allowed(content: Content) -> None:
@@ -229,7 +232,7 @@ def test_s5_staying_an_animal_is_allowed(content: Content) -> None:
     become(g, p, "toad", "brew")
     g.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
-    assert g.content.animals[p.form].id == "toad"
+    assert g.content.animals[animal_seat(g, p).form].id == "toad"
 
 
 # ---- S6 -----------------------------------------------------------------------------------------------------------
@@ -271,7 +274,7 @@ def test_s7_toad_away_from_river_pays_mushrooms(content: Content) -> None:
     from septima_sim.engine import potions
 
     p.res = [0, 0, 1, 0, 0, 0]
-    assert potions.waived_ingredient(g, p) == -1
+    assert p.fx.waived_ingredient(g, p) == -1
     assert not potions.can_pay(p, g.potion_index["flying-ointment"], g, 0, -1)
 
 
@@ -292,7 +295,8 @@ def test_s8_serpent_remember_still_triggers_aylana(content: Content) -> None:
     p = g.players[0]
     p.coven = [witch(g, "aylana"), witch(g, "hazel")]
     card = become(g, p, "serpent", "remember")
-    p.covered = witch(g, "hazel")
+    uncover(g, p)
+    cover(g, p, witch(g, "hazel"))
     p.hand[card] = False
     g.played[1] = action(g, "heal")
     g.septima_right = action(g, "plead")
@@ -384,11 +388,12 @@ class Watched(Game):
 
     def resolve_turn(self, p: Player) -> None:
         before = p.suspicion
-        if p.in_animal:
+        if animal_seat(self, p).in_animal:
             card = self.played[p.seat]
-            assert card in self.animal_actions[p.form], "played a card outside the tile in animal form"
+            tiles = self.module("shapeshifting").tiles  # type: ignore[attr-defined]
+            assert card in tiles[animal_seat(self, p).form], "played a card outside the tile in animal form"
         super().resolve_turn(p)
-        if p.in_animal:
+        if animal_seat(self, p).in_animal:
             assert p.suspicion <= before and not p.raised
 
     def end_of_season(self) -> None:

@@ -7,11 +7,20 @@ from collections.abc import Callable
 import pytest
 
 from septima_sim.content import Content, load_content
-from septima_sim.engine import trials, widow
+from septima_sim.engine import trials
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.game import Game
+from septima_sim.engine.modules import widow
+from septima_sim.engine.modules.widow import WidowModule
 from septima_sim.players import RandomPolicy
 from tests.helpers import Scripted, action, witch
+
+
+def wd(g: Game) -> WidowModule:
+    """The game's Black Widow (the solo module)."""
+    w = g.module("solo")
+    assert isinstance(w, WidowModule)
+    return w
 
 
 def solo(content: Content, mode: str = "full", shapeshifting: bool = False, seed: int = 0, **rules: object) -> Game:
@@ -24,20 +33,20 @@ def solo(content: Content, mode: str = "full", shapeshifting: bool = False, seed
 
 def test_w1_widow_has_one_marker_per_card_shuffled_each_season(content: Content) -> None:
     g = solo(content)
-    assert sorted(g.widow.markers) == sorted(g.mode_actions)
-    assert action(g, "chant") in g.widow.markers
-    widow.reveal(g)
-    assert g.widow.card >= 0 and len(g.widow.markers) == 8
+    assert sorted(wd(g).markers) == sorted(g.mode_actions)
+    assert action(g, "chant") in wd(g).markers
+    wd(g).reveal(g)
+    assert wd(g).card >= 0 and len(wd(g).markers) == 8
     g.preparation()
-    assert sorted(g.widow.markers) == sorted(g.mode_actions)
+    assert sorted(wd(g).markers) == sorted(g.mode_actions)
     basic = solo(content, mode="basic")
-    assert len(basic.widow.markers) == 8 and action(basic, "ritual") not in basic.widow.markers
+    assert len(wd(basic).markers) == 8 and action(basic, "ritual") not in wd(basic).markers
 
 
 def test_w1_matching_the_widow_is_matching_a_player(content: Content) -> None:
     g = solo(content)
     p = g.players[0]
-    g.played[0] = g.widow.card = action(g, "collect")
+    g.played[0] = wd(g).card = action(g, "collect")
     g.septima_right = action(g, "heal")
     others, septima = g.matched(0, action(g, "collect"))
     assert (others, septima) == (1, False)
@@ -48,19 +57,19 @@ def test_w1_matching_the_widow_is_matching_a_player(content: Content) -> None:
 
 def test_w1_the_widow_matching_raises_her_suspicion(content: Content) -> None:
     g = solo(content)
-    w = g.widow
+    w = wd(g)
     g.played[0] = w.card = action(g, "heal")
     w.suspicion = 2
-    widow.resolve(g)
+    wd(g).resolve(g)
     assert w.suspicion == 3
     g.played[0], w.card = action(g, "collect"), action(g, "heal")
-    widow.resolve(g)
+    wd(g).resolve(g)
     assert w.suspicion == 3
 
 
 def test_w1_septima_markers_still_apply_to_the_player(content: Content) -> None:
     g = solo(content)
-    g.played[0], g.widow.card = action(g, "plead"), action(g, "move")
+    g.played[0], wd(g).card = action(g, "plead"), action(g, "move")
     g.septima_right = action(g, "plead")
     assert g.matched(0, action(g, "plead")) == (0, True)
 
@@ -68,67 +77,67 @@ def test_w1_septima_markers_still_apply_to_the_player(content: Content) -> None:
 @pytest.mark.parametrize(
     ("card", "check"),
     [
-        ("collect", lambda g, before: g.widow.wisdom == before["wisdom"] + 2),
-        ("brew", lambda g, before: g.widow.wisdom == before["wisdom"] + 2),
-        ("chant", lambda g, before: g.widow.suspicion == before["suspicion"] - 2),
-        ("recruit", lambda g, before: g.widow.crowd == before["crowd"] + 1),
-        ("ritual", lambda g, before: g.widow.ritual_row == before["ritual_row"] + 1),
+        ("collect", lambda g, before: wd(g).wisdom == before["wisdom"] + 2),
+        ("brew", lambda g, before: wd(g).wisdom == before["wisdom"] + 2),
+        ("chant", lambda g, before: wd(g).suspicion == before["suspicion"] - 2),
+        ("recruit", lambda g, before: wd(g).crowd == before["crowd"] + 1),
+        ("ritual", lambda g, before: wd(g).ritual_row == before["ritual_row"] + 1),
     ],
 )
 def test_w2_widow_card_effects(content: Content, card: str, check: Callable[[Game, dict], bool]) -> None:
     g = solo(content)
-    w = g.widow
+    w = wd(g)
     g.played[0], w.card = action(g, "heal" if card != "heal" else "collect"), action(g, card)
     before = {"wisdom": w.wisdom, "suspicion": w.suspicion, "crowd": w.crowd, "ritual_row": w.ritual_row}
-    widow.resolve(g)
+    wd(g).resolve(g)
     assert check(g, before)
 
 
 def test_w2_widow_move_chases_the_player_and_never_shares_a_vertex(content: Content) -> None:
     g = solo(content)
-    w, p = g.widow, g.players[0]
+    w, p = wd(g), g.players[0]
     g.played[0], w.card = action(g, "heal"), action(g, "move")
     start = g.board.dist[p.vertex][w.vertex]
-    widow.resolve(g)
+    wd(g).resolve(g)
     after = g.board.dist[p.vertex][w.vertex]
     assert after == max(1, start - 3) and w.vertex != p.vertex and w.vertex in g.occupied
 
 
 def test_w2_widow_heal_takes_the_lowest_numbered_patient(content: Content) -> None:
     g = solo(content)
-    w = g.widow
+    w = wd(g)
     lowest = min(g.patients, key=lambda s: (int(s.split("-")[1]), s.split("-")[0]))
     g.played[0], w.card = action(g, "collect"), action(g, "heal")
-    widow.resolve(g)
+    wd(g).resolve(g)
     assert lowest not in g.patients and w.wisdom == 1
 
 
 def test_w2_widow_plead_seats_her_citizen_and_remember_repeats(content: Content) -> None:
     g = solo(content)
-    w = g.widow
+    w = wd(g)
     w.crowd = 2
     g.played[0], w.card = action(g, "collect"), action(g, "plead")
-    widow.resolve(g)
+    wd(g).resolve(g)
     assert g.seated[1] == [widow.WIDOW_TOKEN] and w.crowd == 1
-    widow.end_turn(g)
+    wd(g).end_turn(g)
     w.card = action(g, "remember")
-    widow.resolve(g)
+    wd(g).resolve(g)
     assert g.seated[1] == [widow.WIDOW_TOKEN] * 2 and w.crowd == 0
 
 
 def test_w2_spider_ending_on_the_player_raises_suspicion(content: Content) -> None:
     g = solo(content)
-    w, p = g.widow, g.players[0]
+    w, p = wd(g), g.players[0]
     w.spiders = [g.board.neighbours[p.vertex][0], w.spiders[1]]
     g.played[0], w.card = action(g, "heal"), action(g, "collect")
     p.suspicion = 2
-    widow.resolve(g)
+    wd(g).resolve(g)
     assert w.spiders[0] == p.vertex and p.suspicion == 3 and p.raised
 
 
 def test_w2_widow_citizens_count_as_angry_and_a_conviction_is_her_win(content: Content) -> None:
     g = solo(content)
-    w, p = g.widow, g.players[0]
+    w, p = wd(g), g.players[0]
     g.crowd_neutral = g.crowd_angry = 0
     p.crowd, p.supply = 2, 4
     w.crowd = 3
@@ -139,11 +148,11 @@ def test_w2_widow_citizens_count_as_angry_and_a_conviction_is_her_win(content: C
 
 def test_w3_widow_suspicion_starts_at_2_and_stays_on_the_track(content: Content) -> None:
     g = solo(content)
-    w = g.widow
+    w = wd(g)
     assert w.suspicion == 2
     for _ in range(3):
         g.played[0], w.card = action(g, "collect"), action(g, "chant")
-        widow.resolve(g)
+        wd(g).resolve(g)
     assert w.suspicion == -1
 
 
@@ -163,7 +172,7 @@ def test_w4_tribulations_are_checked_at_game_end(content: Content) -> None:
     p.ritual_row = 6
     p.suspicion = 2
     g.goals_scored[0] = [0, 1]
-    p.wisdom, g.widow.wisdom = 10, 9
+    p.wisdom, wd(g).wisdom = 10, 9
     assert len(widow.tribulations(g, p)) == 8
     p.suspicion = 3
     assert "low-suspicion" not in widow.tribulations(g, p)
@@ -178,27 +187,27 @@ def test_w4_basic_mode_replaces_the_ritual_tribulation(content: Content) -> None
 
 def test_s9_widow_keeps_chant_and_it_matches_shapeshift(content: Content) -> None:
     g = solo(content, shapeshifting=True)
-    assert action(g, "chant") in g.widow.markers and action(g, "shapeshift") not in g.widow.markers
-    g.widow.card = action(g, "chant")
+    assert action(g, "chant") in wd(g).markers and action(g, "shapeshift") not in wd(g).markers
+    wd(g).card = action(g, "chant")
     g.played[0] = action(g, "shapeshift")
     assert g.matched(0, action(g, "shapeshift"))[0] == 1
 
 
 def test_widow_and_player_alternate_the_start_token(content: Content) -> None:
     g = solo(content)
-    first = g.widow_first
+    first = wd(g).first
     g.end_of_season()
-    assert g.widow_first is not first
+    assert wd(g).first is not first
 
 
 def test_widow_design_comes_from_content() -> None:
     changed = load_content(overrides={"widow.spiders": 0, "widow_cards.collect.effects": []})
     g = Game(GameConfig(1), changed, [Scripted()], 0)
     g.setup()
-    assert g.widow.spiders == []
-    g.played[0], g.widow.card = action(g, "heal"), action(g, "collect")
-    widow.resolve(g)
-    assert g.widow.wisdom == 0
+    assert wd(g).spiders == []
+    g.played[0], wd(g).card = action(g, "heal"), action(g, "collect")
+    wd(g).resolve(g)
+    assert wd(g).wisdom == 0
 
 
 @pytest.mark.parametrize(
@@ -219,6 +228,6 @@ def test_solo_games_keep_the_invariants(content: Content, mode: str, shapeshifti
         assert sum(v for k, v in row.items() if k.startswith("wisdom_")) == row["wisdom"] >= 0
         assert -1 <= row["suspicion_end"] <= 8 and row["witches_end"] <= 4
         assert row["crowd_end"] + g.players[0].supply == content.rules.loyal_citizens
-        assert g.widow.vertex != g.players[0].vertex
+        assert wd(g).vertex != g.players[0].vertex
         assert result.game["tribulations_met"] == len(result.game["tribulations"])
         assert result.game["solo_won"] == (result.game["tribulations_met"] >= widow.needed(g))

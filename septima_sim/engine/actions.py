@@ -6,11 +6,13 @@ actually played (abilities that trigger on playing an action look at ``played``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, effects, omens, potions, shapeshifting
+from septima_sim.engine import crowd, potions, spells, supply
 from septima_sim.engine import ritual as ritual_track
+from septima_sim.engine.abilities import passive
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -43,11 +45,10 @@ def collect(g: Game, p: Player, matched: bool, played: int) -> None:
                 non_lunar.append(a.ingredient)
         if a.outcrop:
             g.gain_res(p, CRYSTAL)
-    extra = effects.passive(g, p, "collect_extra")
+    extra = passive(g, p, "collect_extra")
     if extra and first >= 0:
         g.gain_res(p, first, extra)
-    if p.ability == "lunar_extra":
-        shapeshifting.squirrel_collect(g, p, collected)
+    p.fx.after_collect(g, p, collected)
     if matched and non_lunar:
         g.choose_ingredient(p, non_lunar)
 
@@ -60,13 +61,12 @@ def move(g: Game, p: Player, matched: bool, played: int) -> None:
         g.gain_res(p, CRYSTAL)
     else:
         _move_main(g, p)
-    if p.ability == "move_to_ingredient":
-        shapeshifting.fox_move(g, p)
+    p.fx.after_move(g, p)
 
 
 def _move_main(g: Game, p: Player) -> None:
     """Move's main ability: up to 3 steps, then 1 ingredient from an area next to the path."""
-    steps = g.rules.move_steps + effects.passive(g, p, "move_extra")
+    steps = g.rules.move_steps + passive(g, p, "move_extra")
     start = p.vertex
     dest = g.ask(Kind.MOVE, p.seat, g.free_vertices(p, steps))
     g.move_to(p, dest)
@@ -84,34 +84,30 @@ def _move_main(g: Game, p: Player) -> None:
 
 def brew(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21: brew up to 3 potions paying their recipes (Crystal is wild); bonus: pay 1 ingredient less in total.
-    A Practical potion scores its Wisdom when brewed. Omens: Soured Brews lowers the limit, Golden Cauldron adds a
-    free Practical potion after a full brew."""
-    discount = (g.rules.brew_bonus_discount if matched else 0) + effects.passive(g, p, "brew_discount")
-    waive = potions.waived_ingredient(g, p)
+    A Practical potion scores its Wisdom when brewed. The rule effect in force may change the limit or act after
+    the brew (Omens: Soured Brews, Golden Cauldron)."""
+    discount = (g.rules.brew_bonus_discount if matched else 0) + passive(g, p, "brew_discount")
+    waive = p.fx.waived_ingredient(g, p)
     brewed = 0
-    for _ in range(omens.amount_of(g) if g.omen == "brew_limit" else g.rules.brew_max):
+    for _ in range(g.fx.brew_limit(g, g.rules.brew_max)):
         opts = [
             i
             for i in range(len(g.content.potions))
             if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount, waive)
         ]
-        if not opts:
-            break
-        opts.append(-1)
-        choice = g.ask(Kind.BREW, p.seat, opts)
+        choice = g.ask_or_stop(Kind.BREW, p.seat, opts)
         if choice < 0:
             break
         discount = potions.pay_recipe(g, p, choice, discount, waive)
-        potions.gain_potion(g, p, choice, brewed=True)
+        supply.gain_potion(g, p, choice, brewed=True)
         brewed += 1
-    if g.omen == "free_practical":
-        omens.golden_cauldron(g, p, brewed)
+    g.fx.after_brew(g, p, brewed)
 
 
 def heal(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21a: heal up to 2 adjacent patients with matching Remedies, each at most once per player;
     Also: gain 1 Good Luck Charm."""
-    limit = g.rules.heal_max + effects.passive(g, p, "heal_extra")
+    limit = g.rules.heal_max + passive(g, p, "heal_extra")
     bit = 1 << p.seat
     adjacent = g.board.vertex_areas[p.vertex]
     for _ in range(limit):
@@ -123,11 +119,8 @@ def heal(g: Game, p: Player, matched: bool, played: int) -> None:
                 and potions.remedy_for(g, p, patient.disease) >= 0
             ):
                 opts.append(space)
-        if not opts:
-            break
         opts.sort()
-        opts.append("")
-        space = g.ask(Kind.HEAL, p.seat, opts)
+        space = g.ask_or_stop(Kind.HEAL, p.seat, opts, stop="")
         if not space:
             break
         potions.heal_patient(g, p, g.patients[space])
@@ -145,8 +138,7 @@ def chant(g: Game, p: Player, matched: bool, played: int) -> None:
 def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21c: send 1 loyal citizen from supply to the crowd; Also: take any 1 crowd pick."""
     crowd.citizen_to_crowd(p, 1)
-    if p.ability == "recruit_near_town":
-        shapeshifting.cat_recruit(g, p)
+    p.fx.after_recruit_action(g, p)
     if matched:
         crowd.crowd_picks(g, p, 1)
 
@@ -157,15 +149,14 @@ def plead(g: Game, p: Player, matched: bool, played: int) -> None:
     if matched:
         crowd.citizen_to_crowd(p, 1)
     crowd.seat_citizen(g, p)
-    if p.ability == "plead_extra":
-        shapeshifting.owl_plead(g, p)
+    p.fx.after_plead(g, p)
     g.gain_wisdom(p, g.rules.plead_wisdom, "plead")
 
 
 def remember(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21e: resolve the main ability of a discarded card; bonus: its matching bonus too.
     Matching is judged on Remember; triggers fire for Remember, not for the copy."""
-    if p.ability == "crowd_picks_instead" and shapeshifting.serpent_remember(g, p, matched):
+    if p.fx.replace_remember(g, p, matched):
         return
     opts = sorted(set(p.discard) - {g.action_index["remember"]})
     if not opts:
@@ -181,15 +172,14 @@ def ritual(g: Game, p: Player, matched: bool, played: int) -> None:
     ritual_track.ritual_action(g, p)
     if matched:
         ritual_track.ritual_bonus(g, p)
-    if p.ability == "pay_to_ready":
-        shapeshifting.goat_ritual(g, p)
+    p.fx.after_ritual(g, p)
     for ai in g.board.vertex_areas[p.vertex]:
         element = g.content.areas[ai].shrine
         if element:
-            ritual_track.ready_spell(g, p, element)
+            spells.ready_spell(g, p, element)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Game, Player, bool, int], None]] = {
     "collect": collect,
     "move": move,
     "brew": brew,
@@ -199,5 +189,10 @@ _HANDLERS = {
     "plead": plead,
     "remember": remember,
     "ritual": ritual,
-    "shapeshift": shapeshifting.shapeshift,
 }
+"""Action id -> its rules; a module's own cards register here too (``register_action``)."""
+
+
+def register_action(action: str, handler: Callable[[Game, Player, bool, int], None]) -> None:
+    """Give a module's action card its rules (``handler(g, p, matched, played)``)."""
+    _HANDLERS[action] = handler

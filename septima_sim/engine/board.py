@@ -57,15 +57,15 @@ class Board:
                 edges.add((min(u, v), max(u, v)))
         n = len(coords)
         self.n_vertices = n
-        self.area_vertices = tuple(area_vertices)
+        self.area_vertices: tuple[tuple[int, ...], ...] = tuple(area_vertices)
         nb: list[list[int]] = [[] for _ in range(n)]
         for u, v in sorted(edges):
             nb[u].append(v)
             nb[v].append(u)
         self.neighbours = tuple(tuple(sorted(x)) for x in nb)
         va: list[list[int]] = [[] for _ in range(n)]
-        for ai, corners in enumerate(area_vertices):
-            for v in corners:
+        for ai, area_corners in enumerate(area_vertices):
+            for v in area_corners:
                 va[v].append(ai)
         self.vertex_areas = tuple(tuple(x) for x in va)
         self.edge_vertices = tuple(v for v in range(n) if len(va[v]) < 3)

@@ -1,10 +1,11 @@
-"""What a single game is set up with (independent of content): player count, mode and modules."""
+"""What a single game is set up with (independent of content): player count, mode and the enabled modules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-COLOURS: tuple[str, ...] = ("green", "orange", "purple", "gray")
+COLOURS: Final[tuple[str, ...]] = ("green", "orange", "purple", "gray")
 """Player colours by seat (RULINGS S1: seat 0..3 = Green, Orange, Purple, Gray)."""
 
 
@@ -14,23 +15,52 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """Rules configuration of one game. ``players = 1`` is solo against the Black Widow."""
+    """Rules configuration of one game. ``modules`` names the enabled rules modules (``engine.modules.MODULES``);
+    the ``shapeshifting`` and ``omens`` flags are the same as naming those modules, and a module that is on
+    automatically for a player count (``solo``: the Black Widow when ``players = 1``) is added by itself."""
 
     players: int = 4
     mode: str = "full"  # "full" | "basic"
     shapeshifting: bool = False
     omens: bool = False
     omen_deck: tuple[str, ...] = ()  # Omen card ids in season order (Winter, Spring, Summer); () = random (O1)
+    modules: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        from septima_sim.engine.modules.spec import MODULES  # the registry imports the modules, which import this
+
+        names = set(self.modules)
+        names.update(n for n, on in (("shapeshifting", self.shapeshifting), ("omens", self.omens)) if on)
+        names.update(spec.name for spec in MODULES.values() if spec.automatic and self.players in spec.players)
+        object.__setattr__(self, "modules", frozenset(names))
+        object.__setattr__(self, "shapeshifting", "shapeshifting" in names)
+        object.__setattr__(self, "omens", "omens" in names)
 
     def validate(self) -> GameConfig:
+        """Raise ConfigError for a configuration the engine cannot play."""
+        from septima_sim.engine.modules.spec import MODULES, VALIDATED
+
+        if self in VALIDATED:
+            return self
+
         if not 1 <= self.players <= 4:
             raise ConfigError(f"players must be 1..4, got {self.players}")
         if self.mode not in ("full", "basic"):
             raise ConfigError(f"mode must be 'full' or 'basic', got {self.mode!r}")
-        if (self.shapeshifting or self.omens) and self.mode != "full":
-            raise ConfigError("Shapeshifting and Omens are playable with the Full game only")
+        unknown = sorted(self.modules - set(MODULES))
+        if unknown:
+            raise ConfigError(f"unknown module {unknown[0]!r} (known: {', '.join(MODULES)})")
+        full_only = [MODULES[m].name for m in MODULES if m in self.modules and MODULES[m].full_only]
+        if full_only and self.mode != "full":
+            raise ConfigError(
+                f"{' and '.join(full_only)} {'is' if len(full_only) == 1 else 'are'} playable with the Full game only"
+            )
+        for name in sorted(self.modules):
+            if self.players not in MODULES[name].players:
+                raise ConfigError(f"module {name} plays with {MODULES[name].players} players, not {self.players}")
         if self.omen_deck and not self.omens:
             raise ConfigError("omen_deck needs the Omens module (omens = true)")
+        VALIDATED.add(self)
         return self
 
     @property

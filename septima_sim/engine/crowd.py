@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import potions, ritual
+from septima_sim.engine import spells, supply
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -44,10 +44,7 @@ def crowd_picks(g: Game, p: Player, k: int) -> int:
     taken: list[int] = []
     for _ in range(k):
         opts = [i for i in range(len(PICKS)) if i not in taken and _possible(g, p, i)]
-        if not opts:
-            break
-        opts.append(-1)
-        pick = g.ask(Kind.CROWD_PICK, p.seat, opts)
+        pick = g.ask_or_stop(Kind.CROWD_PICK, p.seat, opts)
         if pick < 0:
             break
         taken.append(pick)
@@ -71,7 +68,7 @@ def _take(g: Game, p: Player, pick: int) -> None:
     if name == "potion":
         g.pay_any(p, optional=False)
         opts = [i for i in range(len(g.content.potions)) if g.potion_supply[i] > 0]
-        potions.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "pick"), brewed=False)
+        supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "pick"), brewed=False)
     elif name == "ingredient":
         g.choose_ingredient(p)
     elif name == "move":
@@ -80,4 +77,4 @@ def _take(g: Game, p: Player, pick: int) -> None:
         g.lower_suspicion(p, -g.rules.crowd_suspicion)
     else:
         g.pay_any(p, optional=False)
-        ritual.ready_spell(g, p, "", boost=False)  # Empowering Constellation: one spell per crowd pick
+        spells.ready_spell(g, p, "", boost=False)  # Empowering Constellation: one spell per crowd pick

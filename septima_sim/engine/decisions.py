@@ -1,12 +1,16 @@
 """Decisions: the engine asks a policy to pick one of an explicit tuple of legal options.
 
 A policy answers with the index of its choice, so an illegal move is impossible by construction. Options are plain
-values (ints, or small tuples of ints); what they mean is given per kind below.
+values (ints, strings, or small tuples of ints); what they mean is given per kind below.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+import random
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from septima_sim.engine.view import PlayerView
 
 
 class Kind:
@@ -20,12 +24,12 @@ class Kind:
     INGREDIENT = "ingredient"  # ingredient index 0..4
     INSTEAD = "instead"  # 0 = main ability, 1 = matching bonus
     BREW = "brew"  # potion index, -1 = stop brewing
-    HEAL = "heal"  # patient space id index, -1 = stop healing
+    HEAL = "heal"  # patient space id (e.g. "red-2") to heal, "" = stop healing
     TRACK = "track"  # disease index whose track advances (Edith)
     LOSE_WITCH = "lose_witch"  # witch index sent to the second trial chamber
     RECRUIT = "recruit"  # 1 = recruit the acquitted witch, 0 = decline
     DISCARD_WITCH = "discard_witch"  # witch index discarded to make room
-    CROWD_PICK = "crowd_pick"  # pick index (see trials.PICKS), -1 = stop
+    CROWD_PICK = "crowd_pick"  # pick index into crowd.PICKS, -1 = stop
     PAY = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline
     CHARM_REROLL = "charm_reroll"  # 1 = spend a Good Luck Charm to reroll, 0 = keep
     SPELL_USE = "spell_use"  # index into the player's spells, -1 = stop
@@ -51,7 +55,7 @@ class Decision:
 
     __slots__ = ("context", "kind", "options", "seat")
 
-    def __init__(self, kind: str, seat: int, options: tuple, context: object = None) -> None:
+    def __init__(self, kind: str, seat: int, options: tuple[Any, ...], context: object = None) -> None:
         self.kind = kind
         self.seat = seat
         self.options = options
@@ -62,10 +66,12 @@ class Decision:
 
 
 class Policy(Protocol):
-    """A player. ``reset`` is called once per game with the seat and the seat's own random stream."""
+    """A player. ``reset`` is called once per game with the seat and the seat's own random stream (every random
+    draw of the policy comes from it); ``choose`` returns the index of its choice in ``decision.options``, seeing
+    the game only through the seat's ``PlayerView``."""
 
     name: str
 
-    def reset(self, seat: int, rng: object) -> None: ...
+    def reset(self, seat: int, rng: random.Random) -> None: ...
 
-    def choose(self, decision: Decision, view: object) -> int: ...
+    def choose(self, decision: Decision, view: PlayerView) -> int: ...

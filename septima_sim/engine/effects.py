@@ -1,58 +1,18 @@
-"""Named effect hooks and the abilities of witches and buildings (B21g).
-
-Content describes every card effect as ``Effect(kind, amount, arg)``; ``apply`` runs one. Witch abilities apply while
-the witch is in the coven (or borrowed by the Magic Mirror); building abilities only while the leader stands on a
-vertex of the building's area. Passive abilities are modifiers the action rules ask for by name.
-"""
+"""Named effects (B21g): content describes every card effect as ``Effect(kind, amount, arg)``; ``apply`` runs one
+through the ``_EFFECTS`` registry, ``trigger`` runs the triggered abilities in force (``abilities.py``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.content.model import CRYSTAL, Ability, Effect
-from septima_sim.engine import crowd, potions, ritual
+from septima_sim.content.model import CRYSTAL, Effect
+from septima_sim.engine import crowd, spells, supply
+from septima_sim.engine.abilities import abilities
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
-
-
-def abilities(g: Game, p: Player) -> list[Ability]:
-    """The abilities in force for a player now: coven witches, the mirrored witch, adjacent buildings.
-    Omens: Confused Memories switches coven witches off, Era of Epidemic the face-down one, Festival of Guilds
-    lifts the adjacency of buildings and Guild Strike closes them. A list, taken once: an effect that moves the
-    leader while a trigger runs does not change which abilities that trigger runs."""
-    witches = g.content.witches
-    omen = g.omen
-    if omen == "no_abilities":
-        out = []
-    else:
-        down = g.omen_marked[p.seat] if omen == "exile_witch" else -1
-        out = [witches[w].ability for w in p.coven if w != p.covered and w != down]  # S2: the covered one is off
-    if p.mirror >= 0:
-        out.append(witches[p.mirror].ability)
-    if g.buildings and omen != "buildings_closed":
-        blds = g.content.buildings
-        for ai in g.buildings if omen == "buildings_anywhere" else g.board.vertex_areas[p.vertex]:
-            b = g.buildings.get(ai)
-            if b is not None:
-                out.append(blds[b].ability)
-    return out
-
-
-def passive(g: Game, p: Player, name: str) -> int:
-    """Sum of a passive modifier from abilities in force and active ongoing spells."""
-    total = 0
-    for ab in abilities(g, p):
-        if ab.passive == name:
-            total += ab.amount
-    for sp in p.spells:
-        if sp.active:
-            for e in g.content.spells[sp.idx].effects:
-                if e.kind == "passive" and e.arg == name:
-                    total += e.amount
-    return total
 
 
 def trigger(g: Game, p: Player, when: str) -> None:
@@ -108,11 +68,11 @@ def _crowd_pick(g: Game, p: Player, e: Effect) -> None:
 
 def _ready(g: Game, p: Player, e: Effect) -> None:
     for _ in range(e.amount):
-        ritual.ready_spell(g, p, "")
+        spells.ready_spell(g, p, "")
 
 
 def _gain_spell(g: Game, p: Player, e: Effect) -> None:
-    ritual.gain_spell(g, p)
+    spells.gain_spell(g, p)
 
 
 def _potion(g: Game, p: Player, e: Effect) -> None:
@@ -123,7 +83,7 @@ def _potion(g: Game, p: Player, e: Effect) -> None:
         i = g.potion_index[e.arg]
         opts = [i] if g.potion_supply[i] > 0 else []
     if opts:
-        potions.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "gift"), brewed=False)
+        supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "gift"), brewed=False)
 
 
 def _return_card(g: Game, p: Player, e: Effect) -> None:

@@ -9,35 +9,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content, OmenHalf
-from septima_sim.engine import actions, effects, omens, potions, ritual, scoring, shapeshifting, trials, widow
-from septima_sim.engine.board import REGIONS, Board
+from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
+from septima_sim.engine import actions, effects, hunters, potions, ritual, scoring, spells, trials
+from septima_sim.engine.board import REGIONS
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.modules import MODULES, BoundHooks, Module
+from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
+from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.tables import Tables, tables_for
+from septima_sim.engine.view import LiveView, SealedView, Simulator, make_view
 
-EventSink = Callable[[dict], None]
-
-_BOARDS: dict[str, Board] = {}
-
-
-def board_for(content: Content) -> Board:
-    """The precomputed board of a content pack (cached by content hash)."""
-    board = _BOARDS.get(content.hash)
-    if board is None:
-        board = _BOARDS[content.hash] = Board(content.areas)
-    return board
+EventSink = Callable[[dict[str, object]], None]
 
 
 def random_streams(seed: int) -> tuple[random.Random, random.Random, random.Random, random.Random]:
     """Four independent streams from one game seed: setup, card/tile draws, dice, policies."""
     children = np.random.SeedSequence(seed).spawn(4)
-    return tuple(random.Random(int(c.generate_state(2, np.uint64)[0])) for c in children)  # type: ignore[return-value]
+    a, b, c, d = (random.Random(int(child.generate_state(2, np.uint64)[0])) for child in children)
+    return a, b, c, d
 
 
 class Game:
@@ -56,59 +52,22 @@ class Game:
             raise ValueError(f"{config.players} players need {config.players} policies, got {len(policies)}")
         self.content = content
         self.rules = content.rules
-        self.board = board_for(content)
         self.full = config.full
         self.seed = seed
         self.sink = sink
-        self.solo = config.players == 1
-        self.widow: widow.WidowState | None = None  # the Black Widow in solo mode (W1-W4)
-        self.widow_first = False  # solo: the Widow holds the start player token this season
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)
-        self.action_ids = tuple(a.id for a in content.actions)
-        self.action_index = {a: i for i, a in enumerate(self.action_ids)}
-        # the mode's cards (also the Septima's action markers, B10); modules add or swap cards in hands only
-        self.mode_actions = tuple(
-            i for i, a in enumerate(content.actions) if (self.full or not a.full_only) and not a.module
-        )
-        self.shapeshifting = config.shapeshifting
-        # Omens module (O1-O5): the active half's hook ("" = none) is compared at the base flow's hook points
-        self.omens = config.omens
-        self.omen = ""
-        self.omen_half: OmenHalf | None = None
-        self.omen_card = -1  # active Omen card index
-        self.omen_side = ""  # "bright" | "dark"
-        self.omen_deck: list[int] = []  # next card first (face up), the Witches' Sabbath last
-        self.omen_cards: list[str] = []  # card ids drawn, in season order
-        self.omen_halves: list[str] = []  # "bright" / "dark" per season with an Omen
-        self.omen_marked = [-1] * config.players  # Era of Epidemic: the face-down witch per seat
-        self.omen_trials: list[tuple[int, int, int]] = []  # (season, winner, bitmask of seats with a loyal citizen)
-        self.hand_actions = self.mode_actions
-        if self.shapeshifting:  # S1: Shapeshift replaces Chant
-            chant = self.action_index["chant"]
-            self.hand_actions = (*(i for i in self.mode_actions if i != chant), self.action_index["shapeshift"])
-        # the icon a card carries for matching and for abilities that name an action (S2: Shapeshift = Chant)
-        self.icon = tuple(self.action_index[a.icon] if a.icon else i for i, a in enumerate(content.actions))
-        self.chant = self.action_index["chant"]
-        self.play_trigger = tuple(f"play:{a}" for a in self.action_ids)  # ability trigger names per card (B21g)
-        self.animal_actions = tuple(tuple(self.action_index[x] for x in a.actions) for a in content.animals)
-        self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
-        self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
-        disease_ids = [d.id for d in content.diseases]
-        self.remedy_of = [-1] * len(disease_ids)  # disease index -> potion index of its Remedy
-        for i, pot in enumerate(content.potions):
-            if pot.kind == "remedy":
-                self.remedy_of[disease_ids.index(pot.cures)] = i
-        self.practical_by_use = {pot.use: i for i, pot in enumerate(content.potions) if pot.kind == "practical"}
-        self.usable_practicals = tuple(i for u, i in self.practical_by_use.items() if u != "ritual-oil")
+        self._use_tables(tables_for(content, self.full))
+        self.hand_actions = self.mode_actions  # the cards a hand holds (a module may swap some, S1)
+        self.returning_card = -1  # a card that goes back to hand, not to the discard, at the end of a turn (S2)
+        self.fx: RuleEffect = NO_RULE_EFFECT  # the rule change in force for everyone (an Omen half)
+        self.witches_off: list[list[int]] = [[] for _ in range(self.n)]  # coven witches whose ability is off
         self.players = [
             Player(s, COLOURS[s], len(content.actions), len(content.potions), len(content.diseases))
             for s in range(self.n)
         ]
-        for s, pol in enumerate(self.policies):
-            pol.reset(s, random.Random(rng_policy.getrandbits(64)))
-        self.views = [PlayerView(self, s) for s in range(self.n)]
+        self._start_policies(rng_policy)
         self.goals: list[list[int]] = [[] for _ in range(self.n)]  # private: dealt goal indices per seat
         self.goals_scored: list[list[int]] = [[] for _ in range(self.n)]
         self.drafted: list[list[int]] = [[] for _ in range(self.n)]  # witches kept in the draft, per seat
@@ -133,7 +92,6 @@ class Game:
         self.patient_stack: list[int] = []
         self.patient_discard: list[int] = []
         self.patients: dict[str, Patient] = {}
-        self.space_order: dict[str, list[str]] = {}
         self.septima_bag: list[int] = []
         self.septima_left = -1
         self.septima_right = -1
@@ -143,26 +101,85 @@ class Game:
         self.potion_supply = [self.rules.potion_supply] * len(content.potions)
         self.crystal_supply = 0
         self.buildings: dict[int, int] = {}  # area index -> building index
-        self.market: list[dict[str, list[int]]] = []  # per element: scoring, deck, middle, bottom
+        self.market: list[spells.MarketRow] = []  # per element: scoring stack, deck, middle, bottom
         self.goal_deck: list[int] = []
+        # rules modules (engine/modules): enabled ones in registry order, and per hook the ones that use it
+        self.modules: tuple[Module, ...] = tuple(s.factory() for s in MODULES.values() if s.name in config.modules)
+        self.module_by_name = {m.name: m for m in self.modules}
+        for m in self.modules:
+            m.init(self)
+        self.hooks = BoundHooks(self.modules)
+        self.keeps_discards = any(m.keeps_discards for m in self.modules)
+        self.action_defaults = columns().action
+
+    def _use_tables(self, t: Tables) -> None:
+        """The content-derived lookups (shared by every game of the pack and mode, never written to)."""
+        self.tables = t
+        self.board = t.board
+        self.action_ids, self.action_index, self.mode_actions = t.action_ids, t.action_index, t.mode_actions
+        self.icon, self.chant, self.play_trigger = t.icon, t.chant, t.play_trigger
+        self.potion_index, self.ingredient_index, self.remedy_of = t.potion_index, t.ingredient_index, t.remedy_of
+        self.practical_by_use, self.usable_practicals = t.practical_by_use, t.usable_practicals
+        self.space_order = t.space_order
+
+    def _start_policies(self, rng: random.Random) -> None:
+        """Reset each policy with its seat and its own random stream, give it its view (sealed unless it is a
+        built-in that reads the live one) and, when it asks for one (``attach``), the search capability."""
+        for s, pol in enumerate(self.policies):
+            pol.reset(s, random.Random(rng.getrandbits(64)))
+            attach = getattr(pol, "attach", None)
+            if attach is not None:
+                attach(Simulator(self, s))
+        self.views: list[LiveView | SealedView] = [make_view(self, s, p) for s, p in enumerate(self.policies)]
+        self.sealed: list[SealedView | None] = [v if isinstance(v, SealedView) else None for v in self.views]
+
+    def view(self, seat: int) -> LiveView | SealedView:
+        """The seat's view as its policy would see it now."""
+        sealed = self.sealed[seat]
+        if sealed is not None:
+            sealed.seal(self, seat)
+        return self.views[seat]
 
     # ------------------------------------------------------------------------------------------------ helpers
-    def ask(self, kind: str, seat: int, options: Sequence, context: object = None):
+    def module(self, name: str) -> Module:
+        """The enabled module registered under ``name`` (KeyError when it is off)."""
+        return self.module_by_name[name]
+
+    def ask(self, kind: str, seat: int, options: Sequence[Any], context: object = None) -> Any:
         """Ask the seat's policy to choose; a single option is taken without asking."""
         if len(options) == 1:
             return options[0]
         self.decisions += 1
         opts = tuple(options)
+        sealed = self.sealed[seat]
+        if sealed is not None:
+            sealed.seal(self, seat)
         return opts[self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])]
+
+    def ask_or_stop(self, kind: str, seat: int, options: list[Any], stop: Any = -1, context: object = None) -> Any:
+        """Ask for one of `options` or to stop (`stop` is offered last); `stop` when there is nothing to choose.
+        The step of every "choose again until you stop" loop (brewing, healing, crowd picks, spells, potions)."""
+        if not options:
+            return stop
+        options.append(stop)
+        return self.ask(kind, seat, options, context)
 
     def emit(self, kind: str, seat: int, **fields: object) -> None:
         """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
-        record = {"season": self.season + 1, "turn": self.turn + 1, "step": self.step, "seat": seat, "kind": kind}
-        if self.omen_card >= 0:  # Omens: every event carries the active Omen
-            record["omen"] = self.content.omens[self.omen_card].id
-            record["omen_half"] = self.omen_side
+        record: dict[str, object] = {
+            "season": self.season + 1,
+            "turn": self.turn + 1,
+            "step": self.step,
+            "seat": seat,
+            "kind": kind,
+        }
+        if kind == "action":  # the fields modules add to actions, at their values when the module is off
+            record.update(self.action_defaults)
         record.update(fields)
-        self.sink(record)  # type: ignore[misc]
+        for module_fields in self.hooks.event_fields:
+            module_fields(self, record)
+        assert self.sink is not None
+        self.sink(record)
 
     def gain_wisdom(self, p: Player, amount: int, source: str) -> None:
         p.wisdom += amount
@@ -223,10 +240,9 @@ class Game:
 
     def raise_suspicion(self, p: Player, n: int) -> None:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
-        if n <= 0 or p.in_animal:  # S4: in animal form suspicion is never raised
+        if n <= 0 or p.no_raise:  # S4: in animal form suspicion is never raised
             return
-        if self.omen == "raise_costs_wisdom":
-            omens.paranoia(self, p)
+        self.fx.on_raise(self, p)
         p.raised = True
         top = self.rules.suspicion_max
         for _ in range(n):
@@ -262,8 +278,8 @@ class Game:
         for s in range(self.n):
             if s != seat and self.played[s] >= 0 and icon[self.played[s]] == mine:
                 others += 1
-        if self.widow is not None and icon[self.widow.card] == mine:  # W1: matching the Widow = a player
-            others += 1
+        for extra_matches in self.hooks.extra_matches:  # W1: matching the Widow = a player
+            others += extra_matches(self, mine)
         return others, mine == self.septima_right
 
     # ------------------------------------------------------------------------------------------------ setup
@@ -309,24 +325,20 @@ class Game:
         self.lunar = icons
         self.patient_stack = list(range(len(c.patients)))
         rs.shuffle(self.patient_stack)
-        for space in sorted(self.board.patient_spaces, key=_space_key):
-            self.space_order.setdefault(space.split("-")[0], []).append(space)
-        for space in r.hunter_start_spaces[self.n]:
-            self.hunter_space.append(space)
+        for start in r.hunter_start_spaces[self.n]:
+            self.hunter_space.append(start)
             self.hunter_active.append(True)
         if self.full:
-            self.market = ritual.setup_market(self)
-        if self.shapeshifting:
-            shapeshifting.setup(self)
-        if self.omens:
-            omens.setup(self)
+            self.market = spells.setup_market(self)
+        for module_setup in self.hooks.setup:
+            module_setup(self)
         self.fill_patients()
         self.prepare_septima()
         for s in reversed(self.order):
             opts = [v for v in self.board.edge_vertices if v not in self.occupied]
             self.move_to(self.players[s], self.ask(Kind.START_VERTEX, s, opts))
-        if self.solo:
-            widow.setup(self)
+        for place_leaders in self.hooks.place_leaders:
+            place_leaders(self)
 
     def fill_patients(self) -> None:
         """B9 step 3: draw patients until the board holds 4/5/6, each on its flag's lowest free space."""
@@ -386,30 +398,57 @@ class Game:
             patient.angry = 1
         self.fill_patients()
         self.prepare_septima()
-        if self.widow is not None:
-            widow.shuffle_markers(self)
+        for start_season in self.hooks.start_season:
+            start_season(self)
 
     def clone(self, policies: Sequence[Policy], seed: int) -> Game:
-        """An independent copy of the game for simulations (search players): every mutable part copied, the
-        given policies, no event sink, and fresh random streams from `seed` (future draws are not the real ones)."""
+        """An independent copy of the game for simulations (search players): the per-game state copied field by
+        field, the shared tables and content kept, the given policies, no event sink, and fresh random streams from
+        `seed` (future draws are not the real ones)."""
         twin = Game.__new__(Game)
-        for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                value = [x.copy() if hasattr(x, "copy") else (list(x) if isinstance(x, list) else x) for x in value]
-            elif isinstance(value, dict):
-                value = {k: v.copy() if hasattr(v, "copy") else v for k, v in value.items()}
-            elif isinstance(value, set):
-                value = set(value)
-            setattr(twin, name, value)
-        if self.widow is not None:
-            twin.widow = self.widow.copy()
-        twin.sink = None
-        twin.policies = list(policies)
+        twin.config, twin.content, twin.rules, twin.full, twin.n = (
+            self.config,
+            self.content,
+            self.rules,
+            self.full,
+            self.n,
+        )
+        twin.seed, twin.sink, twin.policies = self.seed, None, list(policies)
+        twin._use_tables(self.tables)
+        twin.hand_actions, twin.returning_card, twin.fx = self.hand_actions, self.returning_card, self.fx
+        twin.witches_off = [list(x) for x in self.witches_off]
+        twin.players = [p.copy() for p in self.players]
+        twin.goals = [list(x) for x in self.goals]
+        twin.goals_scored = [list(x) for x in self.goals_scored]
+        twin.drafted = [list(x) for x in self.drafted]
+        twin.decisions, twin.season, twin.turn, twin.step = self.decisions, self.season, self.turn, self.step
+        twin.start_player, twin.first_player = self.start_player, self.first_player
+        twin.order, twin.occupied = list(self.order), set(self.occupied)
+        twin.played, twin.remember_copy = list(self.played), list(self.remember_copy)
+        twin.witch_deck, twin.witch_box = list(self.witch_deck), list(self.witch_box)
+        twin.chamber1, twin.chamber2 = self.chamber1, list(self.chamber2)
+        twin.seated = [list(x) for x in self.seated]
+        twin.crowd_neutral, twin.crowd_angry = self.crowd_neutral, self.crowd_angry
+        twin.patient_stack, twin.patient_discard = list(self.patient_stack), list(self.patient_discard)
+        twin.patients = {space: pt.copy() for space, pt in self.patients.items()}
+        twin.septima_bag, twin.septima_left, twin.septima_right = (
+            list(self.septima_bag),
+            self.septima_left,
+            self.septima_right,
+        )
+        twin.lunar = list(self.lunar)
+        twin.hunter_space, twin.hunter_active = list(self.hunter_space), list(self.hunter_active)
+        twin.potion_supply, twin.crystal_supply = list(self.potion_supply), self.crystal_supply
+        twin.buildings = dict(self.buildings)
+        twin.market = [row.copy() for row in self.market]
+        twin.goal_deck = list(self.goal_deck)
+        twin.modules = tuple(m.copy() for m in self.modules)
+        twin.module_by_name = {m.name: m for m in twin.modules}
+        twin.hooks = BoundHooks(twin.modules)
+        twin.keeps_discards, twin.action_defaults = self.keeps_discards, self.action_defaults
         base = random.Random(seed)
         twin.rng_setup, twin.rng_draw, twin.rng_dice = (random.Random(base.getrandbits(64)) for _ in range(3))
-        for s, pol in enumerate(twin.policies):
-            pol.reset(s, random.Random(base.getrandbits(64)))
-        twin.views = [PlayerView(twin, s) for s in range(twin.n)]
+        twin._start_policies(base)
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> None:
@@ -429,24 +468,16 @@ class Game:
                 k = len(self.goals[s])
                 self.goals[s], unseen = unseen[:k], unseen[k:]
         self.goal_deck = unseen
-        if self.widow is not None:
-            rng.shuffle(self.widow.markers)
-        hidden = len(self.omen_deck) - 2  # Omens: only the next card and the Sabbath at the bottom are public
-        if hidden > 0:
-            ids = [o.id for o in self.content.omens]
-            seen = {self.omen_deck[0], self.omen_deck[-1]} | {ids.index(x) for x in self.omen_cards}
-            pool = [i for i, o in enumerate(self.content.omens) if i not in seen and not o.sabbath]
-            self.omen_deck[1:-1] = rng.sample(pool, hidden)
+        for module_determinize in self.hooks.determinize:
+            module_determinize(self, seat, rng)
 
     def card_options(self, p: Player) -> list[int]:
-        """B11: the cards a seat may select now (S3: in animal form, the tile's four)."""
-        if self.shapeshifting:
-            opts = shapeshifting.card_options(self, p)
-        else:
-            opts = [i for i in self.hand_actions if p.hand[i]]
-        if self.omen == "forbid_action":  # Broken Memories
-            opts = omens.card_options(self, opts)
-        return opts
+        """B11: the cards in hand a seat may select now; modules (S3: in animal form, the tile's four) and the rule
+        effect in force (Broken Memories) may narrow them."""
+        opts = [i for i in self.hand_actions if p.hand[i]]
+        for card_options in self.hooks.card_options:
+            opts = card_options(self, p, opts)
+        return self.fx.card_options(self, p, opts)
 
     def moon_phase(self, forced: dict[int, int] | None = None) -> None:
         """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
@@ -454,8 +485,8 @@ class Game:
         self.step = "select"
         for p in players:
             p.raised = False
-            if self.shapeshifting:
-                shapeshifting.start_phase(self, p)
+        for start_phase in self.hooks.start_phase:
+            start_phase(self)
         choices = [
             forced[p.seat] if forced and p.seat in forced else self.ask(Kind.CARD, p.seat, self.card_options(p))
             for p in players
@@ -463,23 +494,21 @@ class Game:
         for s, card in enumerate(choices):  # reveal
             self.played[s] = card
             players[s].hand[card] = False
-            if self.shapeshifting:
-                shapeshifting.reveal(self, players[s], card)
-        if self.widow is not None:
-            widow.reveal(self)
+        for reveal in self.hooks.reveal:
+            reveal(self)
         self.step = "resolve"
-        if self.widow is not None and self.widow_first:
-            widow.resolve(self)
+        for before_turns in self.hooks.before_turns:
+            before_turns(self)
         for s in self.order:
             self.resolve_turn(players[s])
-        if self.widow is not None and not self.widow_first:
-            widow.resolve(self)
+        for after_turns in self.hooks.after_turns:
+            after_turns(self)
         self.step = "hunter"
         for s in self.order:
-            self.hunter_roll(players[s])
+            hunters.hunter_roll(self, players[s])
         self.step = "relocation"
         for s in self.order:
-            self.relocate_hunter(players[s])
+            hunters.relocate_hunter(self, players[s])
         self.end_moon_phase()
 
     def resolve_turn(self, p: Player) -> None:
@@ -492,7 +521,7 @@ class Game:
             self.move_to(p, dest)
         others, septima = self.matched(seat, card)
         oil = False
-        if others == 0 and not septima and not p.in_animal:  # S4: no effect that needs a raise in animal form
+        if others == 0 and not septima and not p.no_raise:  # S4: no effect that needs a raise in animal form
             oil = potions.offer_ritual_oil(self, p)
         matched = others > 0 or septima or oil
         p.played[card] += 1
@@ -503,8 +532,7 @@ class Game:
         actions.resolve_card(self, p, card, matched, card)
         icon = self.icon[card]
         effects.trigger(self, p, self.play_trigger[icon])
-        if self.omen in omens.PLAY_HOOKS:
-            omens.on_play(self, p, icon)
+        self.fx.on_play(self, p, icon)  # Omens: a half that acts when an action is played
         if self.full:
             ritual.offer_spells(self, p, icon)
         if self.sink is not None:
@@ -515,7 +543,6 @@ class Game:
                 matched_players=others,
                 matched_septima=septima,
                 matched_other="ritual-oil" if oil else None,
-                form=self.content.animals[p.form].id if p.in_animal else "human",  # the form cannot change mid-turn
                 suspicion_before=sus0,
                 suspicion_after=p.suspicion,
                 wisdom_before=wis0,
@@ -529,89 +556,37 @@ class Game:
 
     def suspicion_step(self, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
         """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant (or Shapeshift) raises
-        none; Ritual Oil still raises 1. S4: in animal form, unmatched -1 and matched no change."""
+        none; Ritual Oil still raises 1. Modules may change it (S4: in animal form, unmatched -1, matched 0)."""
         before = p.suspicion
         r = self.rules
-        if p.in_animal:
-            raise_by = shapeshifting.suspicion_change(p, bool(others or septima or oil))
-            self.lower_suspicion(p, -raise_by)
-        elif self.icon[card] == self.chant:
+        if self.icon[card] == self.chant:
             raise_by = 0
         else:
             raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
-            if others and self.omen == "match_player_extra":  # Suspicious Allies
-                raise_by += omens.amount_of(self)
+            if others:
+                raise_by += self.fx.match_raise(self)  # Omens: Suspicious Allies
             if oil:
                 raise_by += r.ritual_oil
-        self.raise_suspicion(p, raise_by)
+        for suspicion_change in self.hooks.suspicion_change:
+            raise_by = suspicion_change(self, p, bool(others or septima or oil), raise_by)
+        if raise_by < 0:
+            self.lower_suspicion(p, -raise_by)
+        else:
+            self.raise_suspicion(p, raise_by)
         if self.sink is not None:
             self.emit(
                 "suspicion", p.seat, suspicion_before=before, suspicion_after=p.suspicion, detail=f"{raise_by:+d}"
             )
-
-    def hunter_roll(self, p: Player) -> None:
-        """B15: a seat whose suspicion rose this turn faces the active hunter of its region, if any."""
-        if not p.raised:
-            return
-        region = self.board.region_of[p.vertex]
-        h = self.hunter_in_region(region)
-        if h < 0 or not self.hunter_active[h]:
-            return
-        p.hunter_rolls += 1
-        die = self.rules.hunter_die
-        roll = die[self.rng_dice.randrange(len(die))]
-        while p.charms > 0 and self.ask(Kind.CHARM_REROLL, p.seat, (0, 1), roll) == 1:
-            p.charms -= 1
-            roll = die[self.rng_dice.randrange(len(die))]
-        steps = roll + p.suspicion
-        distance = self.board.dist[self.board.hunter_vertex[self.hunter_space[h]]][p.vertex]
-        caught = distance <= steps
-        if self.sink is not None:
-            self.emit(
-                "hunter_roll",
-                p.seat,
-                suspicion_before=p.suspicion,
-                detail=f"die {roll} + suspicion {p.suspicion} vs distance {distance}",
-            )
-        if caught:
-            p.captures += 1
-            before = p.suspicion
-            self.lose_witch_or_wisdom(p)
-            if self.sink is not None:
-                self.emit("capture", p.seat, suspicion_before=before, suspicion_after=p.suspicion)
-        # the hunter returns to its start space whether or not it caught (it never left it in this model)
-
-    def hunter_in_region(self, region: int) -> int:
-        for h, space in enumerate(self.hunter_space):
-            if space == region:
-                return h
-        return -1
-
-    def relocate_hunter(self, p: Player) -> None:
-        """B16: a seat whose suspicion rose and whose region has no hunter pulls the first active hunter found
-        counterclockwise onto its region's space, lying down."""
-        if not p.raised:
-            return
-        region = self.board.region_of[p.vertex]
-        if self.hunter_in_region(region) >= 0:
-            return
-        for k in range(1, REGIONS):
-            h = self.hunter_in_region((region - 1 + k) % REGIONS + 1)
-            if h >= 0 and self.hunter_active[h]:
-                self.hunter_space[h] = region
-                self.hunter_active[h] = False
-                if self.sink is not None:
-                    self.emit("relocation", p.seat, detail=f"hunter {h} to space {region}")
-                return
 
     def end_moon_phase(self) -> None:
         """B17: Septima markers shift, played cards to discard, hunters stand, healed patients leave."""
         self.step = "end_phase"
         self.septima_right = self.septima_left
         self.septima_left = self.septima_bag.pop() if self.septima_bag else -1
+        returning = self.returning_card
         for s, p in enumerate(self.players):
             card = self.played[s]
-            if self.shapeshifting and self.action_ids[card] == "shapeshift":
+            if card == returning:
                 p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
             else:
                 p.discard.append(card)
@@ -619,10 +594,8 @@ class Game:
             self.remember_copy[s] = -1
             for sp in p.spells:
                 sp.used_turn = -1
-        if self.shapeshifting:
-            shapeshifting.turn_back_step(self)
-        if self.widow is not None:
-            widow.end_turn(self)
+        for end_turn in self.hooks.end_turn:
+            end_turn(self)
         for h in range(len(self.hunter_active)):
             self.hunter_active[h] = True
         for space in [s for s, pt in self.patients.items() if pt.healed_by]:
@@ -647,9 +620,8 @@ class Game:
                 self.hunter_active.append(True)
         self.start_player = (self.start_player + 1) % self.n
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
-        self.widow_first = not self.widow_first  # solo: the token passes between the player and the Widow
         for p in self.players:
-            if not self.shapeshifting:  # S6: with Shapeshifting, step 4 is skipped for everyone
+            if not self.keeps_discards:  # S6: with Shapeshifting, step 4 is skipped for everyone
                 for card in p.discard:
                     p.hand[card] = True
                 p.discard = []
@@ -657,16 +629,11 @@ class Game:
             for sp in p.spells:
                 sp.active = False
         if self.full:
-            ritual.refresh_market(self)
+            spells.refresh_market(self)
         if self.sink is not None:
             self.emit("season_end", -1, detail=self.rules.seasons[self.season])
-        if self.omens:  # step 6: the next Omen takes effect
-            omens.next_omen(self)
-
-
-def _space_key(space: str) -> tuple[str, int]:
-    flag, _, number = space.rpartition("-")
-    return flag, int(number)
+        for end_of_season in self.hooks.end_of_season:  # step 6: the next Omen takes effect
+            end_of_season(self)
 
 
 def play_game(

@@ -5,55 +5,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, effects, omens
+from septima_sim.engine import crowd, effects
+from septima_sim.engine.abilities import passive
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.supply import use_potion
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Patient, Player
 
 
-def waived_ingredient(g: Game, p: Player) -> int:
-    """Toad (S7): brewing next to an area with the river needs none of the named ingredient (Mushrooms); -1 if
-    no ingredient is waived."""
-    if p.ability != "brew_without":
-        return -1
-    areas = g.content.areas
-    if any(areas[a].river for a in g.board.vertex_areas[p.vertex]):
-        return g.content.animals[p.form].ingredient
-    return -1
-
-
-def _missing(p: Player, recipe: tuple[int, ...], waive: int) -> int:
-    """Recipe items the player cannot cover with the exact ingredient (they need Crystals or a discount)."""
-    missing = 0
-    used = [0, 0, 0, 0, 0]
-    for ing in recipe:
-        if ing == waive:
-            continue
-        if p.res[ing] > used[ing]:
-            used[ing] += 1
-        else:
-            missing += 1
-    return missing
-
-
-def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> bool:
-    """True when the recipe can be paid with exact ingredients, Crystals (wild) and `discount` fewer items
-    (`waive`: an ingredient the recipe does not need, Toad)."""
-    if g.omen == "alchemists_gift":
-        return omens.gift_affordable(g, p, potion, discount, waive)
-    return p.res[CRYSTAL] >= _missing(p, g.content.potions[potion].recipe, waive) - discount
-
-
-def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) -> int:
-    """Pay a recipe: the discount first waives items that would need a Crystal, then exact ingredients;
-    remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
-    if g.omen == "alchemists_gift":
-        return omens.pay_gift(g, p, potion, discount, waive)
-    recipe = g.content.potions[potion].recipe
-    exact: list[int] = []
+def _split(p: Player, recipe: tuple[int, ...], waive: int, exact: list[int] | None = None) -> int:
+    """Walk a recipe: how many items the player cannot cover with the exact ingredient (they need Crystals or a
+    discount), collecting the covered ones in `exact` when given; `waive` is an ingredient the recipe does not need
+    (-1: none)."""
     gaps = 0
     used = [0, 0, 0, 0, 0]
     for ing in recipe:
@@ -61,12 +27,31 @@ def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) 
             continue
         if p.res[ing] > used[ing]:
             used[ing] += 1
-            exact.append(ing)
+            if exact is not None:
+                exact.append(ing)
         else:
             gaps += 1
-    waive = min(discount, gaps)
-    gaps -= waive
-    discount -= waive
+    return gaps
+
+
+def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> bool:
+    """True when the recipe can be paid with exact ingredients, Crystals (wild) and `discount` fewer items
+    (`waive`: an ingredient the recipe does not need, Toad); the rule effect in force may change the price."""
+    if g.fx.changes_price:
+        return g.fx.can_pay(g, p, potion, discount, waive)
+    return p.res[CRYSTAL] >= _split(p, g.content.potions[potion].recipe, waive) - discount
+
+
+def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) -> int:
+    """Pay a recipe: the discount first waives items that would need a Crystal, then exact ingredients;
+    remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
+    if g.fx.changes_price:
+        return g.fx.pay_recipe(g, p, potion, discount, waive)
+    exact: list[int] = []
+    gaps = _split(p, g.content.potions[potion].recipe, waive, exact)
+    waived = min(discount, gaps)
+    gaps -= waived
+    discount -= waived
     while discount > 0 and exact:
         exact.pop()
         discount -= 1
@@ -77,31 +62,19 @@ def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) 
     return discount
 
 
-def gain_potion(g: Game, p: Player, potion: int, brewed: bool) -> None:
-    """Take a potion from the supply; brewing a Practical potion scores its Wisdom (B21)."""
-    g.potion_supply[potion] -= 1
-    p.potions[potion] += 1
-    if brewed:
-        p.brewed[potion] += 1
-        wisdom = g.content.potions[potion].wisdom
-        if wisdom:
-            g.gain_wisdom(p, wisdom, "brewing")
-
-
 def remedy_for(g: Game, p: Player, disease: int) -> int:
-    """The Remedy the player holds for a disease (Era of Healing: any Remedy), or -1."""
+    """The Remedy the player holds for a disease (the rule effect in force may allow another one), or -1."""
     potion = g.remedy_of[disease]
     if potion >= 0 and p.potions[potion] > 0:
         return potion
-    return omens.any_remedy(g, p) if g.omen == "heal_any_remedy" else -1
+    return g.fx.other_remedy(g, p)
 
 
 def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     """B21a: place the matching Remedy on the patient, remove its angry citizens, advance the disease track
     (Edith: any track) and take that step's reward at once."""
-    if g.omen == "heal_any_remedy":
-        potion = omens.choose_remedy(g, p, patient.disease)
-    else:
+    potion = g.fx.choose_remedy(g, p, patient)
+    if potion < 0:
         potion = remedy_for(g, p, patient.disease)
     p.potions[potion] -= 1
     patient.remedies.append(potion)
@@ -110,7 +83,7 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     p.healed[patient.disease] += 1
     track = patient.disease
     diseases = g.content.diseases
-    if effects.passive(g, p, "heal_any_track"):
+    if passive(g, p, "heal_any_track"):
         opts = [d for d in range(len(diseases)) if p.tracks[d] < len(diseases[d].rewards)]
         if opts:
             track = g.ask(Kind.TRACK, p.seat, opts)
@@ -118,13 +91,7 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     if step < len(diseases[track].rewards):
         p.tracks[track] = step + 1
         effects.apply(g, p, diseases[track].rewards[step])
-    if p.ability == "heal_gain":  # Hare (S7): 1 Root per patient healed, whatever the source of healing
-        g.gain_res(p, g.content.animals[p.form].ingredient)
-
-
-def _use(g: Game, p: Player, potion: int) -> None:
-    p.potions[potion] -= 1
-    g.potion_supply[potion] += 1
+    p.fx.after_heal(g, p)
 
 
 def offer_ritual_oil(g: Game, p: Player) -> bool:
@@ -134,7 +101,7 @@ def offer_ritual_oil(g: Game, p: Player) -> bool:
         return False
     if g.ask(Kind.POTION_USE, p.seat, (oil, -1), "before") < 0:
         return False
-    _use(g, p, oil)
+    use_potion(g, p, oil)
     return True
 
 
@@ -143,13 +110,10 @@ def offer_potions(g: Game, p: Player) -> None:
     pots = g.content.potions
     while True:
         opts = [i for i in g.usable_practicals if p.potions[i] > 0]
-        if not opts:
-            return
-        opts.append(-1)
-        choice = g.ask(Kind.POTION_USE, p.seat, opts, "after")
+        choice = g.ask_or_stop(Kind.POTION_USE, p.seat, opts, context="after")
         if choice < 0:
             return
-        _use(g, p, choice)
+        use_potion(g, p, choice)
         use = pots[choice].use
         if use == "calming":
             _calming(g, p)

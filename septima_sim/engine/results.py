@@ -27,4 +27,6 @@ class GameResult:
 
     @property
     def winners(self) -> list[int]:
-        return list(self.game["winner_seats"])  # type: ignore[arg-type]
+        seats = self.game["winner_seats"]
+        assert isinstance(seats, list)
+        return [int(s) for s in seats]

@@ -4,67 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import omens, widow
+from septima_sim.engine.modules.spec import MODULES, columns
 from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
+from septima_sim.engine.stats import stat
 
 if TYPE_CHECKING:
-    from septima_sim.content.model import Content
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
-
-
-def player_stat(content: Content, p: Player, name: str) -> int | None:
-    """A statistic of the player alone (goals, scoring spells, Tribulations, heuristic players read it); None for
-    the statistics that need the whole game (``goals_scored``, ``wisdom_lead``: see ``stat``)."""
-    if name == "witches":
-        return len(p.coven)
-    if name == "patients_healed":
-        return sum(p.healed)
-    if name == "diseases_healed":
-        return sum(1 for h in p.healed if h)
-    if name == "ritual_row":
-        return p.ritual_row
-    if name == "suspicion":
-        return p.suspicion
-    if name == "crowd_loyal":
-        return p.crowd
-    if name == "practical_brewed":
-        return sum(n for n, pot in zip(p.brewed, content.potions, strict=True) if pot.kind == "practical")
-    if name == "trials_won":
-        return p.trials_won
-    if name == "spells":
-        return len(p.spells)
-    if name == "resources":
-        return sum(p.res)
-    if name == "charms":
-        return p.charms
-    if name == "potions":
-        return sum(p.potions)
-    if name == "captures":
-        return p.captures
-    if name == "ingredients_gained":
-        return p.ingredients_gained
-    return None
-
-
-def stat(g: Game, p: Player, name: str) -> int:
-    """A player statistic that goals, scoring spells and Tribulations read (names in content.model.STATS)."""
-    value = player_stat(g.content, p, name)
-    if value is not None:
-        return value
-    if name == "goals_scored":
-        return len(g.goals_scored[p.seat])
-    if name == "wisdom_lead":
-        return p.wisdom - g.widow.wisdom if g.widow is not None else 0
-    raise KeyError(name)
 
 
 def score_end(g: Game) -> None:
     """B32: loyal citizens in the crowd (3-4 -> 3, 5+ -> 7), Book of Divination (as many fulfilled goals as
     witches, the best ones), patient tracks (+6 if all three advanced), charms 2, potions 1, resources 1 per 2,
-    scoring spells. With Omens the Witches' Sabbath resolves first (O5)."""
-    if g.omens:
-        omens.game_end(g)
+    scoring spells. Modules act first (O5: the Witches' Sabbath resolves)."""
+    for game_end in g.hooks.game_end:
+        game_end(g)
     r = g.rules
     goals = g.content.goals
     for p in g.players:
@@ -108,52 +62,44 @@ def ranking(g: Game) -> tuple[list[int], list[int]]:
     return winners, ranks
 
 
-def solo_outcome(g: Game) -> tuple[list[str], bool]:
-    """W4: the Tribulations the player met and whether that is enough to win (8, or 7 with Shapeshifting)."""
-    met = widow.tribulations(g, g.players[0])
-    if g.sink is not None:
-        for t in g.content.widow.tribulations:
-            g.emit("tribulation", 0, detail=f"{t.id} {'met' if t.id in met else 'failed'}")
-    return met, len(met) >= widow.needed(g)
+def _defaults(row: dict[str, object], cols: tuple[tuple[str, object], ...]) -> None:
+    """Module columns at their modules-off values (a list default copied per row)."""
+    for name, default in cols:
+        row[name] = list(default) if isinstance(default, list) else default
 
 
 def final_result(g: Game) -> GameResult:
+    """Score the game (B32) and build its result rows; each registered module's columns are present in every
+    game (its defaults when off), each enabled module fills its own."""
     score_end(g)
     c = g.content
-    met: list[str] = []
-    if g.widow is not None:
-        met, won = solo_outcome(g)
-        winners, ranks = ([0], [1]) if won else ([], [2])
-        scores = [g.players[0].wisdom, g.widow.wisdom]
-    else:
+    outcome = None
+    for module_outcome in g.hooks.outcome:
+        outcome = module_outcome(g)
+    if outcome is None:
         winners, ranks = ranking(g)
         scores = sorted((p.wisdom for p in g.players), reverse=True)
-    game = {
-        "seed": g.seed,
-        "players": g.n,
-        "mode": g.config.mode,
-        "shapeshifting": g.config.shapeshifting,
-        "omens": g.config.omens,
-        "solo": g.n == 1,
-        "omen_cards": list(g.omen_cards),
-        "omen_halves": list(g.omen_halves),
-        "winner_seats": winners,
-        "winning_score": scores[0],
-        "margin": scores[0] - scores[1],
-        "tie": len(winners) > 1,
-        "turns": len(g.rules.seasons) * g.rules.turns_per_season,
-        "decisions": g.decisions,
-        "start_player": g.first_player,
-        "buildings": sorted(c.buildings[b].id for b in g.buildings.values()),
-        "rules_version": RULES_VERSION,
-        "content_hash": c.hash,
-        "tribulations_met": len(met) if g.widow is not None else None,
-        "tribulations": met,
-        "tribulations_failed": [t.id for t in c.widow.tribulations if t.id not in met] if g.widow is not None else [],
-        "widow_wisdom": g.widow.wisdom if g.widow is not None else None,
-        "widow_suspicion": g.widow.suspicion if g.widow is not None else None,
-        "solo_won": bool(winners) if g.widow is not None else None,
-    }
+    else:
+        winners, ranks, scores = outcome
+    game: dict[str, object] = {"seed": g.seed, "players": g.n, "mode": g.config.mode}
+    for name in MODULES:
+        game[name] = name in g.config.modules
+    module_columns = columns()
+    _defaults(game, module_columns.game)
+    game.update(
+        winner_seats=winners,
+        winning_score=scores[0],
+        margin=scores[0] - scores[1],
+        tie=len(winners) > 1,
+        turns=len(g.rules.seasons) * g.rules.turns_per_season,
+        decisions=g.decisions,
+        start_player=g.first_player,
+        buildings=sorted(c.buildings[b].id for b in g.buildings.values()),
+        rules_version=RULES_VERSION,
+        content_hash=c.hash,
+    )
+    for module_fields in g.hooks.game_fields:
+        module_fields(g, game)
     players = []
     for p in g.players:
         row: dict[str, object] = {
@@ -191,11 +137,9 @@ def final_result(g: Game) -> GameResult:
             row[f"brewed_{pot.id.replace('-', '_')}"] = p.brewed[k]
         for k, a in enumerate(c.actions):
             row[f"played_{a.id}"] = p.played[k]
-        row["animals"] = [c.animals[a].id for a in p.animals]
-        row["animals_used"] = [c.animals[a].id for a in p.animals_used]
-        row["shapeshifts"] = p.shapeshifts
-        row["turns_in_animal_form"] = p.animal_turns
-        row["form_end"] = c.animals[p.form].id if p.form >= 0 else "human"
+        _defaults(row, module_columns.player)
+        for seat_fields in g.hooks.player_fields:
+            seat_fields(g, p, row)
         row["witches_drafted"] = [c.witches[w].id for w in g.drafted[p.seat]]
         row["witches"] = [c.witches[w].id for w in p.coven]
         row["spells"] = [c.spells[sp.idx].id for sp in p.spells]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from septima_sim.engine.results import SOURCES
+from septima_sim.engine.rule_effects import NO_SEAT_EFFECT, SeatEffect
 
 
 class SpellCard:
@@ -46,27 +47,22 @@ class Player:
     """Everything public about one seat. Book of Divination goals are private and live in ``Game.goals``."""
 
     __slots__ = (
-        "ability",
-        "animal_turns",
-        "animals",
-        "animals_used",
         "brewed",
         "captures",
         "charms",
         "colour",
         "coven",
-        "covered",
         "crowd",
         "discard",
-        "form",
+        "fx",
         "hand",
         "healed",
         "hunter_rolls",
-        "in_animal",
         "ingredients_gained",
         "matches_players",
         "matches_septima",
         "mirror",
+        "no_raise",
         "overflows",
         "played",
         "potions",
@@ -76,7 +72,6 @@ class Player:
         "ritual_col",
         "ritual_row",
         "seat",
-        "shapeshifts",
         "spells",
         "spells_gained",
         "src",
@@ -99,6 +94,7 @@ class Player:
         self.suspicion = 0
         self.suspicion_max = 0
         self.raised = False  # suspicion raised at any time this turn (B15, B16)
+        self.no_raise = False  # nothing may raise suspicion this moon phase (a module sets it: S4, animal form)
         self.wisdom = 0
         self.src = [0] * len(SOURCES)
         self.res = [0] * 6  # 5 ingredients + Crystal
@@ -116,15 +112,7 @@ class Player:
         self.ritual_col = 0
         self.ribbons = 0  # bitmask of ribbon rows entered
         self.mirror = -1  # witch borrowed by the Magic Mirror this season
-        # Shapeshifting module
-        self.animals: list[int] = []  # the two animal tiles of the player's colour
-        self.form = -1  # animal index, -1 = human form
-        self.covered = -1  # witch covered by the animal tile
-        self.in_animal = False  # started this moon phase in animal form (S3)
-        self.ability = ""  # animal ability in force this turn
-        self.shapeshifts = 0
-        self.animal_turns = 0
-        self.animals_used: list[int] = []
+        self.fx: SeatEffect = NO_SEAT_EFFECT  # the rule change in force for this seat this turn (an animal ability)
         # statistics
         self.overflows = 0
         self.captures = 0
@@ -141,13 +129,46 @@ class Player:
         self.ingredients_gained = 0
 
     def copy(self) -> Player:
-        """An independent copy (lists copied, spells copied) for search players' simulations."""
+        """An independent copy for search players' simulations, field by field (lists copied, spells copied)."""
         twin = Player.__new__(Player)
-        for name in Player.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [sp.copy() for sp in value] if name == "spells" else list(value)
-            setattr(twin, name, value)
+        twin.captures = self.captures
+        twin.charms = self.charms
+        twin.colour = self.colour
+        twin.crowd = self.crowd
+        twin.fx = self.fx
+        twin.hunter_rolls = self.hunter_rolls
+        twin.ingredients_gained = self.ingredients_gained
+        twin.matches_players = self.matches_players
+        twin.matches_septima = self.matches_septima
+        twin.mirror = self.mirror
+        twin.no_raise = self.no_raise
+        twin.overflows = self.overflows
+        twin.raised = self.raised
+        twin.ribbons = self.ribbons
+        twin.ritual_col = self.ritual_col
+        twin.ritual_row = self.ritual_row
+        twin.seat = self.seat
+        twin.spells_gained = self.spells_gained
+        twin.supply = self.supply
+        twin.suspicion = self.suspicion
+        twin.suspicion_max = self.suspicion_max
+        twin.trials_won = self.trials_won
+        twin.vertex = self.vertex
+        twin.wisdom = self.wisdom
+        twin.witches_lost = self.witches_lost
+        twin.witches_recruited = self.witches_recruited
+        twin.witches_start = self.witches_start
+        twin.brewed = list(self.brewed)
+        twin.coven = list(self.coven)
+        twin.discard = list(self.discard)
+        twin.hand = list(self.hand)
+        twin.healed = list(self.healed)
+        twin.played = list(self.played)
+        twin.potions = list(self.potions)
+        twin.res = list(self.res)
+        twin.spells = [sp.copy() for sp in self.spells]
+        twin.src = list(self.src)
+        twin.tracks = list(self.tracks)
         return twin
 
     @property

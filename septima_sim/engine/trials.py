@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from septima_sim.engine import crowd, effects, omens
+from septima_sim.engine import crowd, effects
+from septima_sim.engine.abilities import abilities
 from septima_sim.engine.decisions import Kind
-from septima_sim.engine.widow import WIDOW_TOKEN
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
 
-NEUTRAL = -2
-ANGRY = -3
+NEUTRAL: Final = -2
+ANGRY: Final = -3
+"""Citizen tokens in the bag besides seat numbers; modules use numbers below -3 for tokens of their own."""
 
 
 def trial_phase(g: Game, crowd_picks: bool) -> None:
@@ -39,11 +40,10 @@ def trial_phase(g: Game, crowd_picks: bool) -> None:
         for s in g.order:
             p = g.players[s]
             k = sum(1 for t in thresholds if p.crowd >= t)
-            if g.omen == "trial_picks":  # Wave of Sympathy / Search Warrant
-                k = omens.trial_picks(g, k)
+            k = g.fx.trial_picks(g, k)  # Omens: Wave of Sympathy / Search Warrant
             if k and crowd.crowd_picks(g, p, k):
                 recall = r.recall_after_picks
-                for ab in effects.abilities(g, p):
+                for ab in abilities(g, p):
                     if ab.passive == "trial_recall":
                         recall = min(recall, ab.amount2)
                 back = min(recall, p.crowd)
@@ -59,10 +59,8 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
     for p in g.players:
         bag.extend([p.seat] * p.crowd)
         p.crowd = 0
-    w = g.widow
-    if w is not None:  # solo: the Widow's citizens count as angry for the player (W2)
-        bag.extend([WIDOW_TOKEN] * w.crowd)
-        w.crowd = 0
+    for add_tokens in g.hooks.trial_bag:  # solo: the Widow's citizens (angry for the player, W2)
+        add_tokens(g, bag)
     g.crowd_neutral = g.crowd_angry = 0
     chamber = list(seated)
     free = max(0, g.rules.trial_seats[g.n] - len(chamber))
@@ -76,7 +74,7 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
     for token in chamber:
         if token >= 0:
             loyal[token] += 1
-        elif token != NEUTRAL:  # angry, or a Widow citizen
+        elif token != NEUTRAL:  # angry, or a module's token (the Widow's citizens)
             angry += 1
     acquitted = sum(loyal) > angry
     winner = -1
@@ -91,18 +89,18 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             g.players[token].crowd += 1
         elif token == NEUTRAL:
             g.crowd_neutral += 1
-        elif token == WIDOW_TOKEN:
-            w.crowd += 1  # type: ignore[union-attr]
-        else:
+        elif token == ANGRY:
             g.crowd_angry += 1
+        else:
+            for return_token in g.hooks.return_token:
+                return_token(g, token)
     if winner >= 0:
         p = g.players[winner]
         p.trials_won += 1
         g.gain_wisdom(p, g.rules.winner_wisdom, "trials")
-        if g.omen == "trial_wisdom":
-            omens.trial_wisdom(g, p)
+        g.fx.trial_won(g, p)
         recall = g.rules.winner_recall
-        for ab in effects.abilities(g, p):
+        for ab in abilities(g, p):
             if ab.passive == "trial_recall":
                 recall = min(recall, ab.amount)
         recruited = g.ask(Kind.RECRUIT, winner, (1, 0), witch) == 1
@@ -115,18 +113,14 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             p.witches_recruited += 1
         else:
             g.witch_box.append(witch)
-        if g.omen == "spiritual_link":
-            recall = omens.spiritual_link(g, witch, winner, recall, witch == g.chamber1)
+        recall = g.fx.after_recruit(g, witch, winner, recall, witch == g.chamber1)
         back = min(recall, p.crowd)
         p.crowd -= back
         p.supply += back
     else:
         g.witch_box.append(witch)
-        if w is not None and WIDOW_TOKEN in chamber:  # solo: a conviction with her citizen seated is her win
-            w.trials_won += 1
-            w.wisdom += g.content.widow.trial_win_wisdom
-    if g.omens:
-        omens.record_trial(g, winner, loyal)
+    for judged in g.hooks.judged:
+        judged(g, witch, chamber, winner, loyal)
     if g.sink is not None:
         g.emit(
             "trial",

@@ -1,15 +1,28 @@
 """What a policy may see: public state and its own seat's private information, nothing else.
 
 Hidden from every policy: other seats' Book of Divination goals, the order of every deck and bag (witches, patients,
-spells, goals, Septima markers) and the contents of the citizens' bag during a trial. Hands are public in Septima
-(a hand is every card not in the discard pile), cards chosen this turn are revealed only after all seats chose.
+spells, goals, Septima markers, Omens, the Widow's markers), the random streams and the contents of the citizens' bag
+during a trial. Hands are public in Septima (a hand is every card not in the discard pile); cards chosen this turn
+are revealed only after all seats chose.
+
+Two implementations of one read-only interface (``PlayerView``):
+
+- ``SealedView`` (the default for any policy): rebuilt from immutable snapshots at every decision; nothing reachable
+  from it (attributes or ``gc.get_referents``) is the game, a live state object, hidden information or a random
+  stream, so writing to what it hands out changes nothing in the game. Building it costs about 20 us per decision.
+- ``LiveView``, for the built-in policies that declare ``live_view = True`` (reviewed code, and the engine's hot
+  path: a snapshot per decision would cost the heuristic about half its speed): the same members over the live
+  public objects, typed read-only (``SeatState``, ``PatientState``) so mypy rejects a write in ``players/``.
+
+Search players get what they need through an explicit capability, ``Simulator`` (``Policy.attach``), never through
+the view.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from septima_sim.content.model import Content
@@ -20,21 +33,149 @@ if TYPE_CHECKING:
     from septima_sim.engine.state import Patient, Player
 
 
-class WidowView(NamedTuple):
-    """What a player sees of the Black Widow (solo)."""
+class SpellState(Protocol):
+    """A spell a seat holds (read-only)."""
 
-    vertex: int
-    suspicion: int
-    wisdom: int
-    card: int  # marker revealed this turn (-1 before the reveal)
-    last: int
-    spiders: tuple[int, ...]
-    crowd: int
-    ritual_row: int
+    @property
+    def idx(self) -> int: ...
+    @property
+    def ready(self) -> bool: ...
+    @property
+    def used_turn(self) -> int: ...
+    @property
+    def active(self) -> bool: ...
 
 
-class PlayerView:
+class SeatState(Protocol):
+    """Everything public about one seat (read-only): ``Player`` in the engine, ``SeatSnapshot`` in a sealed view."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def colour(self) -> str: ...
+    @property
+    def vertex(self) -> int: ...
+    @property
+    def suspicion(self) -> int: ...
+    @property
+    def wisdom(self) -> int: ...
+    @property
+    def res(self) -> Sequence[int]: ...
+    @property
+    def charms(self) -> int: ...
+    @property
+    def potions(self) -> Sequence[int]: ...
+    @property
+    def hand(self) -> Sequence[bool]: ...
+    @property
+    def discard(self) -> Sequence[int]: ...
+    @property
+    def coven(self) -> Sequence[int]: ...
+    @property
+    def supply(self) -> int: ...
+    @property
+    def crowd(self) -> int: ...
+    @property
+    def tracks(self) -> Sequence[int]: ...
+    @property
+    def healed(self) -> Sequence[int]: ...
+    @property
+    def spells(self) -> Sequence[SpellState]: ...
+    @property
+    def ritual_row(self) -> int: ...
+    @property
+    def ritual_col(self) -> int: ...
+    @property
+    def ribbons(self) -> int: ...
+    @property
+    def no_raise(self) -> bool: ...
+    @property
+    def trials_won(self) -> int: ...
+    @property
+    def brewed(self) -> Sequence[int]: ...
+    @property
+    def captures(self) -> int: ...
+    @property
+    def ingredients_gained(self) -> int: ...
+
+
+class PatientState(Protocol):
+    """A patient on the board (read-only)."""
+
+    @property
+    def tile(self) -> int: ...
+    @property
+    def disease(self) -> int: ...
+    @property
+    def space(self) -> str: ...
+    @property
+    def area(self) -> int: ...
+    @property
+    def angry(self) -> int: ...
+    @property
+    def healed_by(self) -> int: ...
+    @property
+    def remedies(self) -> Sequence[int]: ...
+
+
+class PlayerView(Protocol):
     """A read-only window on a game for one seat."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def content(self) -> Content: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def n_players(self) -> int: ...
+    @property
+    def full(self) -> bool: ...
+    @property
+    def me(self) -> SeatState: ...
+    @property
+    def my_goals(self) -> tuple[int, ...]: ...
+    @property
+    def players(self) -> Sequence[SeatState]: ...
+    @property
+    def season(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def step(self) -> str: ...
+    @property
+    def order(self) -> tuple[int, ...]: ...
+    @property
+    def played(self) -> tuple[int, ...]: ...
+    @property
+    def septima_markers(self) -> tuple[int, int]: ...
+    @property
+    def lunar(self) -> tuple[int, ...]: ...
+    @property
+    def patients(self) -> Sequence[PatientState]: ...
+    @property
+    def hunters(self) -> tuple[tuple[int, bool], ...]: ...
+    @property
+    def trial(self) -> tuple[int, tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]: ...
+    @property
+    def crowd(self) -> tuple[int, int, tuple[int, ...]]: ...
+    @property
+    def spell_market(self) -> tuple[tuple[int, int, int], ...]: ...
+    @property
+    def buildings(self) -> dict[int, int]: ...
+    @property
+    def witches_out(self) -> tuple[int, ...]: ...
+    @property
+    def potion_supply(self) -> tuple[int, ...]: ...
+
+    def module(self, name: str) -> object: ...
+
+
+# ---- the live view (built-in policies) --------------------------------------------------------------------------
+
+
+class LiveView:
+    """``PlayerView`` over the live game, for policies with ``live_view = True``: public members only."""
 
     __slots__ = ("_game", "_lunar", "_players", "seat")
 
@@ -150,34 +291,226 @@ class PlayerView:
     def potion_supply(self) -> tuple[int, ...]:
         return tuple(self._game.potion_supply)
 
-    @property
-    def upcoming_omen(self) -> int:
-        """The face-up Omen card on top of the deck (O1; index into content.omens), -1 when none is left."""
-        deck = self._game.omen_deck
-        return deck[0] if deck else -1
+    def module(self, name: str) -> object:
+        """The public state of an enabled rules module (``Module.public``: e.g. ``OmensView``, ``WidowView``), or
+        None when the module is off."""
+        m = self._game.module_by_name.get(name)
+        return m.public(self._game, self.seat) if m is not None else None
+
+
+# ---- the sealed view (every other policy) -------------------------------------------------------------------------
+
+
+class SpellSnapshot(NamedTuple):
+    idx: int
+    ready: bool
+    used_turn: int
+    active: bool
+
+
+class SeatSnapshot(NamedTuple):
+    """A seat's public state at one decision (immutable)."""
+
+    seat: int
+    colour: str
+    vertex: int
+    suspicion: int
+    suspicion_max: int
+    raised: bool
+    no_raise: bool
+    wisdom: int
+    src: tuple[int, ...]
+    res: tuple[int, ...]
+    charms: int
+    potions: tuple[int, ...]
+    hand: tuple[bool, ...]
+    discard: tuple[int, ...]
+    coven: tuple[int, ...]
+    supply: int
+    crowd: int
+    tracks: tuple[int, ...]
+    healed: tuple[int, ...]
+    spells: tuple[SpellSnapshot, ...]
+    ritual_row: int
+    ritual_col: int
+    ribbons: int
+    mirror: int
+    overflows: int
+    captures: int
+    hunter_rolls: int
+    trials_won: int
+    witches_start: int
+    witches_lost: int
+    witches_recruited: int
+    brewed: tuple[int, ...]
+    played: tuple[int, ...]
+    matches_players: int
+    matches_septima: int
+    spells_gained: int
+    ingredients_gained: int
 
     @property
-    def omen(self) -> tuple[int, str]:
-        """The active Omen: (card index, "bright" | "dark"), or (-1, "") when none is active."""
-        return self._game.omen_card, self._game.omen_side
+    def ingredients(self) -> int:
+        return sum(self.res[:5])
+
+
+def seat_snapshot(p: Player) -> SeatSnapshot:
+    """A seat's public state, copied."""
+    return SeatSnapshot(
+        p.seat,
+        p.colour,
+        p.vertex,
+        p.suspicion,
+        p.suspicion_max,
+        p.raised,
+        p.no_raise,
+        p.wisdom,
+        tuple(p.src),
+        tuple(p.res),
+        p.charms,
+        tuple(p.potions),
+        tuple(p.hand),
+        tuple(p.discard),
+        tuple(p.coven),
+        p.supply,
+        p.crowd,
+        tuple(p.tracks),
+        tuple(p.healed),
+        tuple(SpellSnapshot(sp.idx, sp.ready, sp.used_turn, sp.active) for sp in p.spells),
+        p.ritual_row,
+        p.ritual_col,
+        p.ribbons,
+        p.mirror,
+        p.overflows,
+        p.captures,
+        p.hunter_rolls,
+        p.trials_won,
+        p.witches_start,
+        p.witches_lost,
+        p.witches_recruited,
+        tuple(p.brewed),
+        tuple(p.played),
+        p.matches_players,
+        p.matches_septima,
+        p.spells_gained,
+        p.ingredients_gained,
+    )
+
+
+class PatientSnapshot(NamedTuple):
+    tile: int
+    disease: int
+    space: str
+    area: int
+    angry: int
+    healed_by: int
+    remedies: tuple[int, ...]
+
+
+class SealedView:
+    """``PlayerView`` as plain immutable values copied from the game at one decision (``seal``)."""
+
+    __slots__ = (
+        "board",
+        "buildings",
+        "content",
+        "crowd",
+        "full",
+        "hunters",
+        "lunar",
+        "me",
+        "modules",
+        "my_goals",
+        "n_players",
+        "order",
+        "patients",
+        "played",
+        "players",
+        "potion_supply",
+        "season",
+        "seat",
+        "septima_markers",
+        "spell_market",
+        "step",
+        "trial",
+        "turn",
+        "witches_out",
+    )
+
+    def __init__(self, game: Game, seat: int) -> None:
+        """The static parts; ``seal`` fills the rest at each decision."""
+        self.seat = seat
+        self.content: Content = game.content  # static and public (read-only content: see content/model.py)
+        self.board: Board = game.board  # static and public, shared by every game of the content pack
+        self.n_players = game.n
+        self.full = game.full
+        self.lunar: tuple[int, ...] = ()
+        self.my_goals: tuple[int, ...] = ()
+
+    def module(self, name: str) -> object:
+        """The public state of an enabled rules module, or None when the module is off."""
+        modules: dict[str, object] = self.modules
+        return modules.get(name)
+
+    def seal(self, g: Game, seat: int) -> None:
+        """Copy the game's public state and `seat`'s own hidden information (its goals). Every member is written
+        again (a policy may have written to its copy; the engine never reads it)."""
+        self.seat = seat
+        self.content, self.board, self.n_players, self.full = g.content, g.board, g.n, g.full
+        self.lunar = tuple(g.lunar)
+        self.my_goals = tuple(g.goals[seat])
+        self.players = tuple(seat_snapshot(p) for p in g.players)
+        self.me = self.players[seat]
+        self.season, self.turn, self.step = g.season, g.turn, g.step
+        self.order = tuple(g.order)
+        self.played = tuple(g.played)
+        self.septima_markers = (g.septima_right, g.septima_left)
+        self.patients = tuple(
+            PatientSnapshot(pt.tile, pt.disease, pt.space, pt.area, pt.angry, pt.healed_by, tuple(pt.remedies))
+            for pt in g.patients.values()
+        )
+        live = LiveView(g, seat)  # the same public values, read once and kept (the live view is not)
+        self.hunters, self.trial, self.crowd = live.hunters, live.trial, live.crowd
+        self.spell_market = live.spell_market
+        self.buildings = dict(g.buildings)
+        self.witches_out = tuple(g.witch_box)
+        self.potion_supply = tuple(g.potion_supply)
+        self.modules = {m.name: m.public(g, seat) for m in g.modules}
+
+
+def make_view(game: Game, seat: int, policy: Policy) -> LiveView | SealedView:
+    """The view a policy gets: live for a built-in policy that declares ``live_view = True``, else sealed."""
+    if getattr(type(policy), "live_view", False) is True:
+        return LiveView(game, seat)
+    return SealedView(game, seat)
+
+
+# ---- the search capability ----------------------------------------------------------------------------------------
+
+
+class Simulator:
+    """What a search player may do with the game besides looking: play possible futures on a copy in which
+    everything its seat cannot see is re-guessed (``Game.determinize``). The engine hands it to a policy that has
+    an ``attach(simulator)`` method, once per game; the real game is never touched."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def n_players(self) -> int:
+        return self._game.n
 
     def sample_continuation(
         self, card: int, policies: Sequence[Policy], seed: int, seasons: int | None = None
     ) -> GameResult:
-        """For search players, at a card decision: play one possible future on a copy of the game in which
-        everything this seat cannot see is re-guessed (``Game.determinize``), this seat playing `card` now and
-        `policies` deciding everything else; to the end of the game, or scored as if it ended after `seasons` more
-        season ends (0 = this season). The real game is not touched."""
+        """At this seat's card decision: play one possible future, this seat playing `card` now and `policies`
+        deciding everything else; to the end of the game, or scored as if it ended after `seasons` more season
+        ends (0 = this season)."""
         g = self._game
         twin = g.clone(policies, seed)
         twin.determinize(self.seat, random.Random(seed))
         last = None if seasons is None else min(len(g.rules.seasons) - 1, g.season + seasons)
         return twin.play_from(g.season, g.turn, {self.seat: card}, last)
-
-    @property
-    def widow(self) -> WidowView | None:
-        """Solo: the Black Widow's public state (her marker deck order stays hidden)."""
-        w = self._game.widow
-        if w is None:
-            return None
-        return WidowView(w.vertex, w.suspicion, w.wisdom, w.card, w.last, tuple(w.spiders), w.crowd, w.ritual_row)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import ClassVar
 
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.board import Board
 from septima_sim.engine.decisions import Decision, Kind
-from septima_sim.engine.scoring import player_stat
-from septima_sim.engine.state import Player
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.hunters import catch_chance, roll_tail
+from septima_sim.engine.stats import player_stat
+from septima_sim.engine.view import PatientState, PlayerView, SeatState
 from septima_sim.players.weights import Weights
 
 _GOAL_CARDS: dict[str, tuple[str, ...]] = {
@@ -55,6 +56,7 @@ class _Tables:
         "action_ids",
         "board",
         "building_areas",
+        "far",
         "heal",
         "ingredients_at",
         "lunar_counts",
@@ -62,6 +64,7 @@ class _Tables:
         "recipes",
         "remedy_for_disease",
         "remember",
+        "risk_rows",
         "shrine_at",
         "static_pos",
         "tail",
@@ -87,11 +90,18 @@ class _Tables:
         self.recipes = tuple(
             tuple((ing, pot.recipe.count(ing)) for ing in sorted(set(pot.recipe))) for pot in content.potions
         )  # per potion: (ingredient, how many)
-        die = content.rules.hunter_die
-        top = max(die) + 2
         self.lunar_counts: dict[tuple[int, int], tuple[int, ...]] = {}
         self.static_pos: dict[tuple[int, int], tuple[float, ...]] = {}  # next lunar pair -> value per vertex
-        self.tail = tuple(sum(1 for f in die if f >= k) / len(die) for k in range(top))  # P(roll >= k), k >= 0
+        self.tail = roll_tail(content.rules.hunter_die)  # P(roll >= k), k >= 0
+        self.far = 1 + max(max(row) for row in self.board.dist)  # distances 0 .. far - 1
+        self.risk_rows: dict[int, tuple[float, ...]] = {}
+
+    def risk(self, suspicion: int) -> tuple[float, ...]:
+        """Per distance: the capture chance of a leader at `suspicion` (``hunters.catch_chance``, tabulated)."""
+        row = self.risk_rows.get(suspicion)
+        if row is None:
+            row = self.risk_rows[suspicion] = tuple(catch_chance(self.tail, d, suspicion) for d in range(self.far))
+        return row
 
     def lunar_count(self, lunar: tuple[int, int]) -> tuple[int, ...]:
         """Per vertex: adjacent areas whose ingredient is one of the two lunar ingredients."""
@@ -103,9 +113,12 @@ class _Tables:
         return counts
 
 
+ByArea = dict[int, list[PatientState]]
+"""Patients by the area they stand next to."""
+
 _TABLES: dict[str, _Tables] = {}
 """Content hash -> static lookups."""
-_BUILDING_GAINS: dict[tuple, tuple[tuple[str, float], ...]] = {}
+_BUILDING_GAINS: dict[tuple[object, ...], tuple[tuple[str, float], ...]] = {}
 """(persona weights, vertex, buildings next to it) -> (card, what the buildings add) when not 0; kept across games."""
 _BUILDING_CARDS = ("collect", "brew", "chant", "recruit", "plead", "remember", "move")
 """Cards a building can strengthen (triggers and the brewing discount)."""
@@ -123,6 +136,8 @@ def _tables(view: PlayerView) -> _Tables:
 
 class HeuristicPolicy:
     """A scripted player: picks the option with the highest weighted value (ties: the first)."""
+
+    live_view: ClassVar[bool] = True  # built-in, hot path: reads the live view (see engine/view.py)
 
     __slots__ = (
         "_area_value",
@@ -165,7 +180,7 @@ class HeuristicPolicy:
         self._hv: dict[int, float] = {}
         self._plans: dict[int, float] = {}
         self._hunt: dict[int, int] | None = None  # region -> vertex of its standing hunter
-        self._pba: dict[int, list] | None = None
+        self._pba: ByArea | None = None
         self._area_value: dict[int, float] | None = None
         self._waiting: list[int] | None = None
         self._static: tuple[float, ...] = ()
@@ -184,7 +199,7 @@ class HeuristicPolicy:
         self._vgains = {}
 
     # ------------------------------------------------------------------------------------------------ dispatch
-    def choose(self, decision: Decision, view: PlayerView) -> int:  # type: ignore[override]
+    def choose(self, decision: Decision, view: PlayerView) -> int:
         """Index of the best-valued option."""
         if self._fresh:
             self._fresh = False
@@ -223,7 +238,7 @@ class HeuristicPolicy:
         card = ab.trigger.split(":", 1)[1] if ab.trigger.startswith("play:") else ""
         return 3.0 + effects * uses * (1.0 + 0.25 * w.biased(card))
 
-    def _effect_value(self, e: Effect, me: Player | None) -> float:
+    def _effect_value(self, e: Effect, me: SeatState | None) -> float:
         """Rough Wisdom worth of one content effect."""
         w = self.w
         kind = e.kind
@@ -297,11 +312,9 @@ class HeuristicPolicy:
         hunter = self._standing(view).get(board.region_of[vertex])
         if hunter is None:
             return 0.0
-        need = board.dist[hunter][vertex] - suspicion
-        tail = self._t.tail
-        return 1.0 if need <= 0 else (tail[need] if need < len(tail) else 0.0)
+        return self._t.risk(suspicion)[board.dist[hunter][vertex]]
 
-    def _heal_value(self, view: PlayerView, me: Player, disease: int) -> float:
+    def _heal_value(self, view: PlayerView, me: SeatState, disease: int) -> float:
         """Worth of one heal of `disease`: track step end value, its reward, the all-tracks bonus share."""
         memo = self._hv.get(disease)
         if memo is not None:
@@ -317,7 +330,7 @@ class HeuristicPolicy:
         self._hv[disease] = value
         return value
 
-    def _potion_value(self, view: PlayerView, me: Player, potion: int, brewing: bool) -> float:
+    def _potion_value(self, view: PlayerView, me: SeatState, potion: int, brewing: bool) -> float:
         """Worth of a potion in hand (plus its brewing Wisdom when `brewing`)."""
         memo = self._pv.get((potion, brewing))
         if memo is not None:
@@ -347,7 +360,7 @@ class HeuristicPolicy:
         self._pv[potion, brewing] = value
         return value
 
-    def _ingredient_need(self, view: PlayerView, me: Player) -> list[float]:
+    def _ingredient_need(self, view: PlayerView, me: SeatState) -> list[float]:
         """Worth of one more of each resource (5 ingredients + Crystal) toward the recipes."""
         w = self.w
         need = [w.ingredient] * 5 + [w.crystal]
@@ -360,7 +373,7 @@ class HeuristicPolicy:
                     need[i] += share
         return need
 
-    def _brew_plan(self, view: PlayerView, me: Player, discount: int) -> float:
+    def _brew_plan(self, view: PlayerView, me: SeatState, discount: int) -> float:
         """Value of the best greedy Brew (up to the rule's maximum) from the current resources."""
         key = discount
         memo = self._plans.get(key)
@@ -373,7 +386,7 @@ class HeuristicPolicy:
             recipes = self._t.recipes
             brewed = [0] * len(recipes)
             half = 0.5 * self.w.ingredient
-            candidates = range(len(recipes))
+            candidates: Sequence[int] = range(len(recipes))
             for _ in range(self._c.rules.brew_max):
                 best, best_v, best_gaps = -1, 0.0, 0
                 budget = res[CRYSTAL] + discount
@@ -405,7 +418,7 @@ class HeuristicPolicy:
         self._plans[key] = total
         return total
 
-    def _vertex_gain(self, view: PlayerView, me: Player, card: str, vertex: int, patients: dict[int, list]) -> float:
+    def _vertex_gain(self, view: PlayerView, me: SeatState, card: str, vertex: int, patients: ByArea) -> float:
         """What standing on `vertex` adds to playing `card` now (Collect lunar gains, Heal targets, shrines...)."""
         t = self._t
         w = self.w
@@ -425,10 +438,10 @@ class HeuristicPolicy:
         elif card == "ritual" and t.shrine_at[vertex]:
             value = 0.5 * w.spell if any(not sp.ready for sp in me.spells) else 0.0
         if t.building_areas[vertex]:
-            gains = self._vgains.get(vertex)
-            if gains is None:
-                gains = self._vgains[vertex] = self._building_gains(view, vertex)
-            value += sum(x for c, x in gains if c == card)
+            building = self._vgains.get(vertex)
+            if building is None:
+                building = self._vgains[vertex] = self._building_gains(view, vertex)
+            value += sum(x for c, x in building if c == card)
         return value
 
     def _building_gains(self, view: PlayerView, vertex: int) -> tuple[tuple[str, float], ...]:
@@ -456,11 +469,11 @@ class HeuristicPolicy:
                     value += 1.5
         return value
 
-    def _position(self, view: PlayerView, me: Player, vertex: int, patients: dict[int, list]) -> float:
+    def _position(self, view: PlayerView, me: SeatState, vertex: int, patients: ByArea) -> float:
         """Worth of standing on `vertex` for the coming turns (see ``_positions``)."""
         return self._positions(view, me, (vertex,), patients)[0]
 
-    def _positions(self, view: PlayerView, me: Player, vertices: Sequence[int], patients: dict) -> list[float]:
+    def _positions(self, view: PlayerView, me: SeatState, vertices: Sequence[int], patients: ByArea) -> list[float]:
         """Worth of standing on each vertex for the coming turns: patients to heal, next turn's lunar ingredients,
         outcrops, minus the risk of the region's standing hunter."""
         t = self._t
@@ -482,10 +495,9 @@ class HeuristicPolicy:
         vertex_areas = board.vertex_areas
         region_of = board.region_of
         dist = board.dist
-        tail = t.tail
-        top = len(tail)
         standing = self._standing(view)
         sus = me.suspicion + 1
+        risk = t.risk(sus)
         scale = self.w.position
         out = []
         remedy = t.remedy_for_disease
@@ -507,12 +519,11 @@ class HeuristicPolicy:
                         value += worth
             hv = standing.get(region_of[v])
             if hv is not None:
-                need = dist[hv][v] - sus
-                value -= 3.0 * (1.0 if need <= 0 else (tail[need] if need < top else 0.0))
+                value -= 3.0 * risk[dist[hv][v]]
             out.append(value * scale)
         return out
 
-    def _patients_by_area(self, view: PlayerView) -> dict[int, list]:
+    def _patients_by_area(self, view: PlayerView) -> ByArea:
         out = self._pba
         if out is None:
             out = self._pba = {}
@@ -533,7 +544,7 @@ class HeuristicPolicy:
 
     # ------------------------------------------------------------------------------------------------ cards
     def _spots(
-        self, view: PlayerView, me: Player, verts: list[int], patients: dict, heal: bool = True
+        self, view: PlayerView, me: SeatState, verts: list[int], patients: ByArea, heal: bool = True
     ) -> dict[str, float]:
         """Best pre-move vertex gain per card that has one: Collect (lunar areas, outcrops), Heal (patients I hold
         the Remedy for; skipped when ``heal`` is False, i.e. Heal is not a card being valued), Ritual (shrines) and
@@ -561,10 +572,10 @@ class HeuristicPolicy:
         for v in verts:
             value = lunar_n[v] * w.ingredient + outcrops[v] * w.crystal
             if t.building_areas[v]:
-                gains = self._vgains.get(v)
-                if gains is None:
-                    gains = self._vgains[v] = self._building_gains(view, v)
-                for card, extra in gains:
+                building = self._vgains.get(v)
+                if building is None:
+                    building = self._vgains[v] = self._building_gains(view, v)
+                for card, extra in building:
                     if card == "collect":
                         value += extra
                     elif extra > out.get(card, 0.0):
@@ -582,11 +593,11 @@ class HeuristicPolicy:
                 out["ritual"] = 0.5 * w.spell
         return out
 
-    def _card_main(self, view: PlayerView, me: Player, card: str, spots: dict[str, float]) -> float:
+    def _card_main(self, view: PlayerView, me: SeatState, card: str, spots: dict[str, float]) -> float:
         """Expected worth of a card's main ability (best pre-move vertex)."""
         return self._card_eval(view, me, card, spots)[0]
 
-    def _card_eval(self, view: PlayerView, me: Player, card: str, spots: dict[str, float]) -> tuple[float, float]:
+    def _card_eval(self, view: PlayerView, me: SeatState, card: str, spots: dict[str, float]) -> tuple[float, float]:
         """(worth of the card's main ability from the best pre-move vertex, extra worth when matched: Also /
         Instead / strengthen)."""
         w = self.w
@@ -617,14 +628,14 @@ class HeuristicPolicy:
             return 0.8 * len(me.discard) + self._sus_value(me.suspicion, 2), self._sus_value(me.suspicion, 1)
         return spot, 0.5 * spot
 
-    def _crowd_factor(self, view: PlayerView, me: Player) -> float:
+    def _crowd_factor(self, view: PlayerView, me: SeatState) -> float:
         """Citizens in the crowd matter for trials, crowd picks and (last season) end scoring."""
         factor = 1.0
         if view.season == len(self._c.rules.seasons) - 1 and 2 <= me.crowd <= 4:
             factor += 0.8 * self.w.season_end
         return factor
 
-    def _ritual_value(self, view: PlayerView, me: Player, rows: int) -> float:
+    def _ritual_value(self, view: PlayerView, me: SeatState, rows: int) -> float:
         """Worth of advancing `rows` rows up the ritual track (ribbons included)."""
         if not view.full:
             return 0.0
@@ -689,7 +700,7 @@ class HeuristicPolicy:
         above = track.rows[me.ritual_row][me.ritual_col] if view.full and me.ritual_row < len(track.rows) else ""
         capture = risk_here * w.capture
         end_factor = 1.0 + 0.5 * w.season_end if last_turn else 1.0
-        animal = me.form >= 0
+        animal = me.no_raise  # S4: in animal form suspicion never rises
         values = []
         for c in decision.options:
             card = ids[c]
@@ -712,7 +723,7 @@ class HeuristicPolicy:
             values.append(value)
         return values
 
-    def _goal_bias(self, view: PlayerView, me: Player) -> dict[str, float]:
+    def _goal_bias(self, view: PlayerView, me: SeatState) -> dict[str, float]:
         """Card biases toward own unmet Book of Divination goals."""
         goals = self._goals
         if goals is None:
@@ -753,7 +764,7 @@ class HeuristicPolicy:
         played = view.played
         others = played.count(card_i) > 1  # my own card is among the played ones
         septima = card_i == view.septima_markers[0]
-        no_raise = ids[card_i] in _NO_RAISE or me.form >= 0
+        no_raise = ids[card_i] in _NO_RAISE or me.no_raise
         raise_by = 0 if no_raise else (1 if others else 0) + (2 if septima else 0)
         gain = card in ("collect", "heal", "ritual")
         if not (raise_by or gain or any(me.potions)):
@@ -859,9 +870,7 @@ class HeuristicPolicy:
                 dist = board.dist[board.hunter_vertex[space]][me.vertex]
         if roll + me.suspicion < dist:
             return [1.0, 0.0]
-        need = dist - me.suspicion
-        tail = self._t.tail
-        escape = 1.0 - (1.0 if need <= 0 else (tail[need] if need < len(tail) else 0.0))
+        escape = 1.0 - catch_chance(self._t.tail, dist, me.suspicion)
         return [0.0, escape * self.w.capture - self.w.charm]
 
     def _spell_use(self, decision: Decision, view: PlayerView) -> list[float]:
@@ -1019,7 +1028,7 @@ class HeuristicPolicy:
         return values if -1 in opts else [-v for v in values]
 
 
-def _stat(content: Content, me: Player, name: str) -> int:
+def _stat(content: Content, me: SeatState, name: str) -> int:
     """A statistic of the own seat as the engine scores it (0 for those that need the whole game)."""
     value = player_stat(content, me, name)
     return 0 if value is None else value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision
 
@@ -11,6 +12,7 @@ class RandomPolicy:
     """Picks uniformly among the legal options, from its seat's own random stream."""
 
     name = "random"
+    live_view: ClassVar[bool] = True  # never reads the view: no snapshot per decision
 
     def __init__(self) -> None:
         self._rng = random.Random(0)

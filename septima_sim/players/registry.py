@@ -52,7 +52,12 @@ def register_personas(personas: dict[str, Weights]) -> None:
             "digit, at most 64 characters)"
         )
     for name, weights in personas.items():
-        POLICIES[name] = lambda name=name, weights=weights: HeuristicPolicy(name, weights)
+        POLICIES[name] = _persona(name, weights)
+
+
+def _persona(name: str, weights: Weights) -> Callable[[], Policy]:
+    """The factory of one heuristic persona."""
+    return lambda: HeuristicPolicy(name, weights)
 
 
 register_personas(load_personas())

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.view import PlayerView, Simulator
 from septima_sim.players.random_policy import RandomPolicy
 
 MARGIN_WEIGHT = 0.01
@@ -39,13 +41,20 @@ class SearchPolicy:
         self.name = f"search:{budget}"
         self.seat = 0
         self._rng = random.Random(0)
+        self._sim: Simulator | None = None
+
+    live_view: ClassVar[bool] = True  # built-in: its fallback persona reads the live view (see engine/view.py)
 
     def reset(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self._rng = rng
         self.fallback.reset(seat, random.Random(rng.getrandbits(64)))
 
-    def choose(self, decision: Decision, view: object) -> int:
+    def attach(self, simulator: Simulator) -> None:
+        """The engine's search capability for this seat in this game (``engine.view.Simulator``)."""
+        self._sim = simulator
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
         if decision.kind != Kind.CARD:
             return self.fallback.choose(decision, view)
         options = decision.options
@@ -54,21 +63,27 @@ class SearchPolicy:
         for i, card in enumerate(options):
             total = 0.0
             for _ in range(per_option):
-                total += self._simulate(view, card)
+                total += self._simulate(card)
             if total > best_value:
                 best, best_value = i, total
         return best
 
-    def _simulate(self, view: object, card: int) -> float:
-        n = view.n_players  # type: ignore[attr-defined]
-        result = view.sample_continuation(  # type: ignore[attr-defined]
-            card, [self.rollout() for _ in range(n)], self._rng.getrandbits(64), self.horizon
+    def _simulate(self, card: int) -> float:
+        sim = self._sim
+        assert sim is not None, "the engine attaches a Simulator before the first decision"
+        result = sim.sample_continuation(
+            card, [self.rollout() for _ in range(sim.n_players)], self._rng.getrandbits(64), self.horizon
         )
-        winners = result.game["winner_seats"]
-        share = 1.0 / len(winners) if self.seat in winners else 0.0  # type: ignore[arg-type]
+        winners = result.winners
+        share = 1.0 / len(winners) if self.seat in winners else 0.0
         rows = result.players
-        mine = rows[self.seat]["wisdom"]
-        others = [r["wisdom"] for r in rows if r["seat"] != self.seat]
+        mine = _int(rows[self.seat]["wisdom"])
+        others = [_int(r["wisdom"]) for r in rows if r["seat"] != self.seat]
         if not others:  # solo: the Widow's Wisdom is the opponent
-            others = [result.game["widow_wisdom"]]
-        return share + MARGIN_WEIGHT * (mine - max(others))  # type: ignore[operator]
+            others = [_int(result.game["widow_wisdom"])]
+        return share + MARGIN_WEIGHT * (mine - max(others))
+
+
+def _int(value: object) -> int:
+    assert isinstance(value, int)
+    return value

@@ -1,0 +1,361 @@
+"""The Shapeshifting module (expansion rulebook "Shapeshifting", "Animal Tiles"; RULINGS S1-S8).
+
+The Shapeshift card replaces Chant and carries its icon; a player who starts a moon phase in animal form plays only
+the tile's four actions, never raises suspicion, and uses the animal's ability with the tile's leftmost action. The
+abilities are ``SeatEffect`` objects keyed by their content id (``ABILITIES``), put in force on ``Player.fx``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
+
+from septima_sim.engine import crowd, spells
+from septima_sim.engine.actions import register_action
+from septima_sim.engine.decisions import Kind
+from septima_sim.engine.modules.base import Module
+from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.rule_effects import NO_SEAT_EFFECT, SeatEffect
+
+if TYPE_CHECKING:
+    import random
+
+    from septima_sim.content.model import Animal
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Player
+
+
+class AnimalSeat:
+    """One seat's Shapeshifting state: its two animal tiles, its form, the witch the tile covers, statistics."""
+
+    __slots__ = ("animal_turns", "animals", "animals_used", "covered", "form", "in_animal", "shapeshifts")
+
+    def __init__(self) -> None:
+        self.animals: list[int] = []  # the two animal tiles of the seat's colour
+        self.form = -1  # animal index, -1 = human form
+        self.covered = -1  # witch covered by the animal tile
+        self.in_animal = False  # started this moon phase in animal form (S3)
+        self.shapeshifts = 0
+        self.animal_turns = 0
+        self.animals_used: list[int] = []
+
+    def copy(self) -> AnimalSeat:
+        twin = AnimalSeat()
+        twin.animals, twin.animals_used = list(self.animals), list(self.animals_used)
+        twin.form, twin.covered, twin.in_animal = self.form, self.covered, self.in_animal
+        twin.shapeshifts, twin.animal_turns = self.shapeshifts, self.animal_turns
+        return twin
+
+
+class ShapeshiftingView(NamedTuple):
+    """What every player sees of Shapeshifting: per seat, its form (-1 = human) and its two animal tiles."""
+
+    forms: tuple[int, ...]
+    animals: tuple[tuple[int, ...], ...]
+
+
+class ShapeshiftingModule(Module):
+    """S1-S8 at the base flow's hook points."""
+
+    name: ClassVar[str] = "shapeshifting"
+    keeps_discards: ClassVar[bool] = True  # S6: step 4 of the end of season is skipped for everyone
+
+    def __init__(self) -> None:
+        self.shapeshift = -1  # the Shapeshift card's action index
+        self.tiles: tuple[tuple[int, ...], ...] = ()  # per animal: its four action indices, leftmost first
+        self.seats: list[AnimalSeat] = []
+
+    def copy(self) -> ShapeshiftingModule:
+        twin = ShapeshiftingModule()
+        twin.shapeshift, twin.tiles = self.shapeshift, self.tiles
+        twin.seats = [a.copy() for a in self.seats]
+        return twin
+
+    def init(self, g: Game) -> None:
+        """S1: Shapeshift replaces Chant in every hand."""
+        chant = g.action_index["chant"]
+        self.shapeshift = g.action_index["shapeshift"]
+        g.hand_actions = (*(i for i in g.mode_actions if i != chant), self.shapeshift)
+        g.returning_card = self.shapeshift  # S2: back to hand at the end of the turn
+        self.tiles = _tiles(g)
+        self.seats = [AnimalSeat() for _ in range(g.n)]
+
+    def setup(self, g: Game) -> None:
+        """S1: every player takes the two animal tiles of their colour (the Shapeshift card is in the hand already)."""
+        animals = g.content.animals
+        for p in g.players:
+            self.seats[p.seat].animals = [i for i, a in enumerate(animals) if a.colour == p.colour]
+
+    def start_phase(self, g: Game) -> None:
+        """S3: the animal rules apply to a player who *starts* the moon phase in animal form (S4: then nothing
+        raises its suspicion)."""
+        for p in g.players:
+            a = self.seats[p.seat]
+            a.in_animal = p.no_raise = a.form >= 0
+            if a.in_animal:
+                a.animal_turns += 1
+
+    def card_options(self, g: Game, p: Player, options: list[int]) -> list[int]:
+        """S3: in animal form only the tile's four actions may be selected (from the hand)."""
+        a = self.seats[p.seat]
+        if not a.in_animal:
+            return options
+        tile = self.tiles[a.form]
+        return [i for i in options if i in tile]
+
+    def reveal(self, g: Game) -> None:
+        """S3: the animal's ability is in force this turn when the tile's leftmost action is played (not while the
+        rule effect in force switches abilities off: Confused Memories)."""
+        for p in g.players:
+            p.fx = NO_SEAT_EFFECT
+            a = self.seats[p.seat]
+            if a.in_animal and self.tiles[a.form][0] == g.played[p.seat] and not g.fx.abilities_off:
+                p.fx = ABILITIES[g.content.animals[a.form].ability]
+
+    def suspicion_change(self, g: Game, p: Player, matched: bool, change: int) -> int:
+        """S4: in animal form suspicion never rises: unmatched -1, matched no change."""
+        if not self.seats[p.seat].in_animal:
+            return change
+        return 0 if matched else -1
+
+    def end_turn(self, g: Game) -> None:
+        """A player in animal form may turn back to human (leader back, tile removed); S5: one with none of the
+        tile's four actions in hand must."""
+        for s in g.order:
+            p = g.players[s]
+            a = self.seats[s]
+            if a.form < 0:
+                continue
+            tile = self.tiles[a.form]
+            forced = not any(p.hand[i] for i in tile)
+            if forced or g.ask(Kind.TURN_BACK, s, (0, 1)) == 1:
+                if g.sink is not None:
+                    g.emit("turn_back", s, form="human", detail="forced" if forced else "chosen")
+                a.form = -1
+                uncover(g, p)
+
+    def player_fields(self, g: Game, p: Player, row: dict[str, object]) -> None:
+        animals = g.content.animals
+        a = self.seats[p.seat]
+        row["animals"] = [animals[i].id for i in a.animals]
+        row["animals_used"] = [animals[i].id for i in a.animals_used]
+        row["shapeshifts"] = a.shapeshifts
+        row["turns_in_animal_form"] = a.animal_turns
+        row["form_end"] = animals[a.form].id if a.form >= 0 else "human"
+
+    def event_fields(self, g: Game, record: dict[str, object]) -> None:
+        """The form an action was played in (it cannot change mid-turn)."""
+        seat = record["seat"]
+        if record["kind"] == "action" and isinstance(seat, int) and seat >= 0:
+            a = self.seats[seat]
+            if a.in_animal:
+                record["form"] = g.content.animals[a.form].id
+
+    def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
+        """Nothing of Shapeshifting is hidden."""
+
+    def public(self, g: Game, seat: int) -> ShapeshiftingView:
+        return ShapeshiftingView(tuple(a.form for a in self.seats), tuple(tuple(a.animals) for a in self.seats))
+
+
+_TILES: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+
+def _tiles(g: Game) -> tuple[tuple[int, ...], ...]:
+    """Per animal, its four action indices, leftmost first (cached by content hash)."""
+    tiles = _TILES.get(g.content.hash)
+    if tiles is None:
+        tiles = _TILES[g.content.hash] = tuple(tuple(g.action_index[x] for x in a.actions) for a in g.content.animals)
+    return tiles
+
+
+def animal_seat(g: Game, p: Player) -> AnimalSeat:
+    """A seat's Shapeshifting state."""
+    m = g.module_by_name["shapeshifting"]
+    assert isinstance(m, ShapeshiftingModule)
+    return m.seats[p.seat]
+
+
+def _animal(g: Game, p: Player) -> Animal:
+    """The animal tile of a seat in animal form."""
+    return g.content.animals[animal_seat(g, p).form]
+
+
+def cover(g: Game, p: Player, witch: int) -> None:
+    """S2: the animal tile covers a witch of the coven: its ability is off while covered."""
+    animal_seat(g, p).covered = witch
+    g.witches_off[p.seat].append(witch)
+
+
+def uncover(g: Game, p: Player) -> None:
+    """Turning back to human removes the tile: the covered witch's ability is on again."""
+    a = animal_seat(g, p)
+    if a.covered >= 0:
+        g.witches_off[p.seat].remove(a.covered)
+    a.covered = -1
+
+
+def shapeshift(g: Game, p: Player, matched: bool, played: int) -> None:
+    """S2 main: turn into one of your two animals: its tile covers one of your witches (that ability goes off),
+    the animal leader replaces the human one, and all discarded action cards return to hand (Shapeshift itself at
+    the end of the turn). Bonus (Also): suspicion -1."""
+    a = animal_seat(g, p)
+    if a.form < 0 and a.animals and p.coven:
+        animal = g.ask(Kind.ANIMAL, p.seat, a.animals)
+        cover(g, p, g.ask(Kind.COVER_WITCH, p.seat, p.coven))
+        a.form = animal
+        a.shapeshifts += 1
+        if animal not in a.animals_used:
+            a.animals_used.append(animal)
+        if g.sink is not None:
+            g.emit(
+                "shapeshift",
+                p.seat,
+                form=g.content.animals[animal].id,
+                detail=f"covers {g.content.witches[a.covered].id}",
+            )
+    for card in p.discard:
+        p.hand[card] = True
+    p.discard = []
+    if matched:
+        g.lower_suspicion(p, -g.rules.shapeshift_bonus_suspicion)
+
+
+register_action("shapeshift", shapeshift)
+
+
+# ---- animal abilities (S7): in force for the seat whose animal's leftmost action was played -----------------------
+
+
+class SerpentRemember(SeatEffect):
+    """Serpent: 2 different crowd picks instead of Remember's main ability; when matched, 1 more different pick
+    instead of its bonus (the player may resolve Remember normally instead)."""
+
+    id: ClassVar[str] = "crowd_picks_instead"
+
+    def replace_remember(self, g: Game, p: Player, matched: bool) -> bool:
+        animal = _animal(g, p)
+        if g.ask(Kind.ANIMAL_ABILITY, p.seat, (1, 0), "serpent") == 0:
+            return False
+        crowd.crowd_picks(g, p, animal.amount + (animal.amount2 if matched else 0))
+        return True
+
+
+class ToadBrew(SeatEffect):
+    """Toad: brewing next to an area with the river needs none of the named ingredient (Mushrooms)."""
+
+    id: ClassVar[str] = "brew_without"
+
+    def waived_ingredient(self, g: Game, p: Player) -> int:
+        areas = g.content.areas
+        if any(areas[a].river for a in g.board.vertex_areas[p.vertex]):
+            return _animal(g, p).ingredient
+        return -1
+
+
+class FoxMove(SeatEffect):
+    """Fox: move any number of steps to end next to an area with Root printed on it; if you do, gain 1 Skull."""
+
+    id: ClassVar[str] = "move_to_ingredient"
+
+    def after_move(self, g: Game, p: Player) -> None:
+        animal = _animal(g, p)
+        areas = g.content.areas
+        opts = [
+            v
+            for v in g.free_vertices(p, -1)
+            if any(areas[a].ingredient == animal.near for a in g.board.vertex_areas[v])
+        ]
+        if not opts:
+            return
+        opts.append(-1)
+        dest = g.ask(Kind.ANIMAL_ABILITY, p.seat, opts, "fox")
+        if dest >= 0:
+            g.move_to(p, dest)
+            g.gain_res(p, animal.ingredient)
+
+
+class SquirrelCollect(SeatEffect):
+    """Squirrel: +1 of each different lunar ingredient collected this turn, no more than 2 in total."""
+
+    id: ClassVar[str] = "lunar_extra"
+
+    def after_collect(self, g: Game, p: Player, collected: list[int]) -> None:
+        limit = _animal(g, p).amount
+        for ing in sorted(set(collected))[:limit]:
+            g.gain_res(p, ing)
+
+
+class CatRecruit(SeatEffect):
+    """Cat: send 1 more loyal citizen to the crowd if next to at least 1 Town area."""
+
+    id: ClassVar[str] = "recruit_near_town"
+
+    def after_recruit_action(self, g: Game, p: Player) -> None:
+        if any(g.content.areas[a].town for a in g.board.vertex_areas[p.vertex]):
+            crowd.citizen_to_crowd(p, _animal(g, p).amount)
+
+
+class OwlPlead(SeatEffect):
+    """Owl: send 1 more loyal citizen from the crowd into any trial chamber (same or different)."""
+
+    id: ClassVar[str] = "plead_extra"
+
+    def after_plead(self, g: Game, p: Player) -> None:
+        for _ in range(_animal(g, p).amount):
+            crowd.seat_citizen(g, p)
+
+
+class GoatRitual(SeatEffect):
+    """Goat: spend 1 Herb to ready 1 spell."""
+
+    id: ClassVar[str] = "pay_to_ready"
+
+    def after_ritual(self, g: Game, p: Player) -> None:
+        herb = _animal(g, p).ingredient
+        if (
+            p.res[herb] > 0
+            and any(not sp.ready for sp in p.spells)
+            and g.ask(Kind.ANIMAL_ABILITY, p.seat, (1, 0), "goat") == 1
+        ):
+            g.pay_res(p, herb)
+            spells.ready_spell(g, p, "")
+
+
+class HareHeal(SeatEffect):
+    """Hare: 1 Root per patient healed, whatever the source of healing."""
+
+    id: ClassVar[str] = "heal_gain"
+
+    def after_heal(self, g: Game, p: Player) -> None:
+        g.gain_res(p, _animal(g, p).ingredient)
+
+
+ABILITIES: Final[dict[str, SeatEffect]] = {
+    e.id: e
+    for e in (
+        SerpentRemember(),
+        ToadBrew(),
+        FoxMove(),
+        SquirrelCollect(),
+        CatRecruit(),
+        OwlPlead(),
+        GoatRitual(),
+        HareHeal(),
+    )
+}
+"""Animal abilities by content id (``animals.toml`` ``ability``; the loader checks them against ANIMAL_ABILITIES)."""
+
+SPEC: Final = ModuleSpec(
+    name="shapeshifting",
+    token="ss",
+    factory=ShapeshiftingModule,
+    full_only=True,
+    player_columns=(
+        Column("animals", "list[str]", []),
+        Column("animals_used", "list[str]", []),
+        Column("shapeshifts", "int8", 0),
+        Column("turns_in_animal_form", "int8", 0),
+        Column("form_end", "str", "human"),
+    ),
+    action_fields=(Column("form", "str", "human"),),
+)

@@ -1,0 +1,326 @@
+"""Solo mode: the Black Widow automa (RULINGS §8, W1-W4; S9 and O3 for the expansion), the ``solo`` module.
+
+Everything she does comes from ``content.widow`` (widow.toml), an assumed design a designer can replace with the
+printed solo rules. She takes a seat in turn order, reveals one of her own action markers each turn at the same time
+as the player (matching works both ways, W1), applies that marker's effects (W2), moves her two Spiders toward the
+player, sends black citizens to the crowd and the chambers (angry for the player), and at the end of the game the
+player wins only by meeting enough Tribulations (W4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
+
+from septima_sim.content.model import Effect
+from septima_sim.engine import stats
+from septima_sim.engine.modules.base import Module
+from septima_sim.engine.modules.spec import Column, ModuleSpec
+
+if TYPE_CHECKING:
+    import random
+
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Player
+
+WIDOW_TOKEN: Final = -4
+"""A Widow citizen in the bag or a chamber (counts as angry for the player, B25 with W2)."""
+
+
+class WidowView(NamedTuple):
+    """What a player sees of the Black Widow (her marker deck order stays hidden)."""
+
+    vertex: int
+    suspicion: int
+    wisdom: int
+    card: int  # marker revealed this turn (-1 before the reveal)
+    last: int
+    spiders: tuple[int, ...]
+    crowd: int
+    ritual_row: int
+
+
+class WidowModule(Module):
+    """The Widow's state and her turn, at the base flow's hook points."""
+
+    name: ClassVar[str] = "solo"
+
+    __slots__ = (
+        "card",
+        "crowd",
+        "first",
+        "last",
+        "markers",
+        "ritual_row",
+        "spiders",
+        "supply",
+        "suspicion",
+        "suspicion_max",
+        "trials_won",
+        "vertex",
+        "wisdom",
+    )
+
+    def __init__(self) -> None:
+        self.vertex = -1
+        self.suspicion = 0
+        self.suspicion_max = 0
+        self.wisdom = 0
+        self.markers: list[int] = []  # her face-down marker deck for the season (top = last)
+        self.card = -1  # marker revealed this turn
+        self.last = -1  # marker of the previous turn (Remember repeats it)
+        self.spiders: list[int] = []  # vertices
+        self.supply = 0
+        self.crowd = 0
+        self.ritual_row = 0  # her blocking marker on the ritual track (in the start column)
+        self.trials_won = 0
+        self.first = False  # she holds the start player token this season
+
+    def copy(self) -> WidowModule:
+        twin = WidowModule()
+        twin.vertex, twin.suspicion, twin.suspicion_max, twin.wisdom = (
+            self.vertex,
+            self.suspicion,
+            self.suspicion_max,
+            self.wisdom,
+        )
+        twin.markers, twin.card, twin.last, twin.spiders = list(self.markers), self.card, self.last, list(self.spiders)
+        twin.supply, twin.crowd, twin.ritual_row, twin.trials_won = (
+            self.supply,
+            self.crowd,
+            self.ritual_row,
+            self.trials_won,
+        )
+        twin.first = self.first
+        return twin
+
+    def place_leaders(self, g: Game) -> None:
+        """W1-W2 setup: her leader and her Spiders on the free edge vertices farthest from the player; her
+        markers."""
+        w = g.content.widow
+        self.suspicion = self.suspicion_max = w.suspicion_start
+        self.supply = w.citizens
+        player = g.players[0]
+        dist = g.board.dist[player.vertex]
+        far = sorted((v for v in g.board.edge_vertices if v not in g.occupied), key=lambda v: (-dist[v], v))
+        self.vertex = far[0]
+        g.occupied.add(self.vertex)
+        self.spiders = far[1 : 1 + w.spiders]
+        self.first = g.rng_setup.random() < 0.5  # B4: the start player is random (the Widow or the player)
+        self.start_season(g)
+
+    def start_season(self, g: Game) -> None:
+        """W1: her action markers (one per card of the mode, Chant included) are shuffled each season."""
+        self.markers = list(g.mode_actions)
+        g.rng_draw.shuffle(self.markers)
+
+    def reveal(self, g: Game) -> None:
+        """W1: she reveals the top marker at the same time as the player."""
+        self.card = self.markers.pop()
+
+    def before_turns(self, g: Game) -> None:
+        if self.first:
+            self.resolve(g)
+
+    def after_turns(self, g: Game) -> None:
+        if not self.first:
+            self.resolve(g)
+
+    def extra_matches(self, g: Game, icon: int) -> int:
+        """W1: matching the Widow's marker counts as matching a player."""
+        return 1 if g.icon[self.card] == icon else 0
+
+    def resolve(self, g: Game) -> None:
+        """Her turn: a match raises her suspicion (W1, W3); then her marker's effects (W2); then her Spiders move 1
+        step toward the player's leader and one that ends on it raises the player's suspicion."""
+        w = g.content.widow
+        p = g.players[0]
+        before = self.suspicion
+        card = self.card
+        if g.icon[g.played[0]] == g.icon[card]:  # matching works both ways (W1)
+            _suspicion(g, self, w.match_suspicion)
+        for e in w.cards.get(g.action_ids[card], ()):
+            _apply(g, self, e, card)
+        for i, spider in enumerate(self.spiders):
+            self.spiders[i] = _toward(g, spider, p.vertex, w.spider_steps, avoid_occupied=False)
+            if self.spiders[i] == p.vertex:
+                g.raise_suspicion(p, w.spider_suspicion)
+        if g.sink is not None:
+            g.emit(
+                "action",
+                -1,
+                action=g.action_ids[card],
+                matched_players=int(g.icon[g.played[0]] == g.icon[card]),
+                matched_septima=g.icon[card] == g.septima_right,
+                matched_other=None,
+                suspicion_before=before,
+                suspicion_after=self.suspicion,
+                wisdom_before=None,
+                wisdom_after=self.wisdom,
+                detail=f"spiders at {self.spiders}",
+            )
+
+    def end_turn(self, g: Game) -> None:
+        self.last = self.card
+        self.card = -1
+
+    def end_of_season(self, g: Game) -> None:
+        """The start player token passes between the player and the Widow."""
+        self.first = not self.first
+
+    def trial_bag(self, g: Game, bag: list[int]) -> None:
+        """W2: her citizens in the crowd go into the bag (angry for the player)."""
+        bag.extend([WIDOW_TOKEN] * self.crowd)
+        self.crowd = 0
+
+    def return_token(self, g: Game, token: int) -> None:
+        if token == WIDOW_TOKEN:
+            self.crowd += 1
+
+    def judged(self, g: Game, witch: int, chamber: list[int], winner: int, loyal: list[int]) -> None:
+        """A conviction with her citizen seated is her win."""
+        if winner < 0 and WIDOW_TOKEN in chamber:
+            self.trials_won += 1
+            self.wisdom += g.content.widow.trial_win_wisdom
+
+    def blocks_ritual(self, g: Game, p: Player, row: int, col: int) -> bool:
+        """Her ritual marker blocks the cell it stands on (row, start column) for the player."""
+        return row == self.ritual_row and col == g.content.ritual.start_column
+
+    def stat(self, g: Game, p: Player, name: str) -> int | None:
+        return p.wisdom - self.wisdom if name == "wisdom_lead" else None
+
+    def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
+        rng.shuffle(self.markers)
+
+    def outcome(self, g: Game) -> tuple[list[int], list[int], list[int]]:
+        """W4: the player wins by meeting enough Tribulations (8, or 7 with Shapeshifting)."""
+        met = tribulations(g, g.players[0])
+        if g.sink is not None:
+            for t in g.content.widow.tribulations:
+                g.emit("tribulation", 0, detail=f"{t.id} {'met' if t.id in met else 'failed'}")
+        won = len(met) >= needed(g)
+        return ([0], [1], [g.players[0].wisdom, self.wisdom]) if won else ([], [2], [g.players[0].wisdom, self.wisdom])
+
+    def game_fields(self, g: Game, row: dict[str, object]) -> None:
+        met = tribulations(g, g.players[0])
+        row["tribulations_met"] = len(met)
+        row["tribulations"] = met
+        row["tribulations_failed"] = [t.id for t in g.content.widow.tribulations if t.id not in met]
+        row["widow_wisdom"] = self.wisdom
+        row["widow_suspicion"] = self.suspicion
+        row["solo_won"] = bool(row["winner_seats"])
+
+    def table_suspicion(self, g: Game) -> int:
+        return self.suspicion
+
+    def public(self, g: Game, seat: int) -> WidowView:
+        return WidowView(
+            self.vertex,
+            self.suspicion,
+            self.wisdom,
+            self.card,
+            self.last,
+            tuple(self.spiders),
+            self.crowd,
+            self.ritual_row,
+        )
+
+
+def _suspicion(g: Game, state: WidowModule, n: int) -> None:
+    r = g.rules
+    state.suspicion = max(r.suspicion_min, min(r.suspicion_max, state.suspicion + n))
+    state.suspicion_max = max(state.suspicion_max, state.suspicion)
+
+
+def _toward(g: Game, start: int, target: int, steps: int, avoid_occupied: bool) -> int:
+    """Step along a shortest path toward `target` (the lowest-numbered vertex among equals); a leader never ends on
+    an occupied vertex (B18)."""
+    dist = g.board.dist[target]
+    here = start
+    for _ in range(steps):
+        nxt = [v for v in g.board.neighbours[here] if dist[v] < dist[here]]
+        if avoid_occupied:
+            nxt = [v for v in nxt if v not in g.occupied]
+        if not nxt:
+            break
+        here = min(nxt)
+    return here
+
+
+def _apply(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    kind = e.kind
+    if kind == "widow_wisdom":
+        state.wisdom += e.amount
+    elif kind == "widow_suspicion":
+        _suspicion(g, state, e.amount)
+    elif kind == "chase":
+        dest = _toward(g, state.vertex, g.players[0].vertex, e.amount, avoid_occupied=True)
+        g.occupied.discard(state.vertex)
+        state.vertex = dest
+        g.occupied.add(dest)
+    elif kind == "take_patient":
+        for _ in range(e.amount):
+            if not g.patients:
+                return
+            space = min(g.patients, key=_space_number)
+            patient = g.patients.pop(space)
+            for potion in patient.remedies:
+                g.potion_supply[potion] += 1
+            g.patient_discard.append(patient.tile)
+    elif kind == "widow_citizen":
+        n = min(e.amount, state.supply)
+        state.supply -= n
+        state.crowd += n
+    elif kind == "widow_plead":
+        seats = g.rules.trial_seats[g.n]
+        for _ in range(e.amount):
+            if state.crowd and g.chamber1 >= 0 and len(g.seated[1]) < seats:
+                state.crowd -= 1
+                g.seated[1].append(WIDOW_TOKEN)
+    elif kind == "repeat_last":
+        last = state.last
+        if last >= 0 and last != card:
+            for effect in g.content.widow.cards.get(g.action_ids[last], ()):
+                if effect.kind != "repeat_last":
+                    _apply(g, state, effect, last)
+    elif kind == "block_ritual":
+        state.ritual_row = min(len(g.content.ritual.rows), state.ritual_row + e.amount)
+
+
+def _space_number(space: str) -> tuple[int, str]:
+    flag, _, number = space.rpartition("-")
+    return int(number), flag
+
+
+def tribulations(g: Game, p: Player) -> list[str]:
+    """W4: the ids of the Tribulations the player met at game end (Basic mode uses a Tribulation's basic form)."""
+    met = []
+    for t in g.content.widow.tribulations:
+        name, op, value = t.basic if (t.basic and not g.full) else t.check
+        x = stats.stat(g, p, name)
+        if (x >= value) if op == ">=" else (x <= value):
+            met.append(t.id)
+    return met
+
+
+def needed(g: Game) -> int:
+    """How many Tribulations the player must meet: all 8, or 7 with Shapeshifting (S9)."""
+    w = g.content.widow
+    return w.needed_shapeshifting if "shapeshifting" in g.config.modules else w.needed
+
+
+SPEC: Final = ModuleSpec(
+    name="solo",
+    token="solo",
+    factory=WidowModule,
+    players=(1,),
+    automatic=True,
+    game_columns=(
+        Column("tribulations_met", "int8"),
+        Column("tribulations", "list[str]", []),
+        Column("tribulations_failed", "list[str]", []),
+        Column("widow_wisdom", "int16"),
+        Column("widow_suspicion", "int8"),
+        Column("solo_won", "bool"),
+    ),
+)

@@ -1,0 +1,92 @@
+"""Spells (B27, B28): the spell market of each element, taking a face-up spell, readying used spells."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from septima_sim.engine.decisions import Kind
+from septima_sim.engine.state import SpellCard
+
+if TYPE_CHECKING:
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.state import Player
+
+ELEMENTS: Final[tuple[str, ...]] = ("earth", "air", "fire")
+
+
+class MarketRow:
+    """One element's spell market (B27): scoring stack (top = last), regular deck, middle and bottom slots."""
+
+    __slots__ = ("bottom", "deck", "middle", "scoring")
+
+    def __init__(self, scoring: list[int], deck: list[int]) -> None:
+        self.scoring = scoring
+        self.deck = deck
+        self.middle = deck.pop() if deck else -1
+        self.bottom = deck.pop() if deck else -1
+
+    def copy(self) -> MarketRow:
+        twin = MarketRow.__new__(MarketRow)
+        twin.scoring, twin.deck = list(self.scoring), list(self.deck)
+        twin.middle, twin.bottom = self.middle, self.bottom
+        return twin
+
+
+def setup_market(g: Game) -> list[MarketRow]:
+    """B6: per element, the scoring spells and the regular deck shuffled; two regular spells face up."""
+    rows = []
+    for element in ELEMENTS:
+        scoring = [i for i, s in enumerate(g.content.spells) if s.element == element and s.kind == "scoring"]
+        deck = [i for i, s in enumerate(g.content.spells) if s.element == element and s.kind == "regular"]
+        g.rng_setup.shuffle(scoring)
+        g.rng_setup.shuffle(deck)
+        rows.append(MarketRow(scoring, deck))
+    return rows
+
+
+def refresh_market(g: Game) -> None:
+    """End of season (B27): bottom cards are discarded, middles slide down, new middles are revealed."""
+    for row in g.market:
+        row.bottom = row.middle
+        row.middle = row.deck.pop() if row.deck else -1
+
+
+def gain_spell(g: Game, p: Player) -> None:
+    """Take a face-up spell of your ritual column's element (either element on a border column)."""
+    opts = []
+    for element in g.content.ritual.columns[p.ritual_col]:
+        e = ELEMENTS.index(element)
+        row = g.market[e]
+        if row.scoring:
+            opts.append((e, 0))
+        if row.middle >= 0:
+            opts.append((e, 1))
+        if row.bottom >= 0:
+            opts.append((e, 2))
+    if not opts:
+        return
+    e, slot = g.ask(Kind.SPELL_GAIN, p.seat, opts)
+    row = g.market[e]
+    if slot == 0:
+        spell = row.scoring.pop()
+    elif slot == 1:
+        spell = row.middle
+        row.middle = row.deck.pop() if row.deck else -1
+    else:
+        spell = row.bottom
+        row.bottom = row.middle
+        row.middle = row.deck.pop() if row.deck else -1
+    p.spells.append(SpellCard(spell))
+    p.spells_gained += 1
+
+
+def ready_spell(g: Game, p: Player, element: str, boost: bool = True) -> None:
+    """Ready 1 used (exhausted) spell, of the given element if one is named. The rule effect in force may ready more
+    (Empowering Constellation), unless `boost` is off (a crowd pick readies only one)."""
+    spells = g.content.spells
+    opts = [i for i, sp in enumerate(p.spells) if not sp.ready and (not element or spells[sp.idx].element == element)]
+    if opts:
+        p.spells[g.ask(Kind.READY_SPELL, p.seat, opts)].ready = True
+        if boost:
+            for _ in range(g.fx.ready_extra(g)):
+                ready_spell(g, p, "", boost=False)
