@@ -39,6 +39,7 @@ def lineup_name(indices: tuple[int, ...]) -> str:
 def ladder_lineups(policies: list[str], players: int) -> dict[str, list[str]]:
     """The lineups of a ladder: ordered pairs for 2 players, the rotations of the policy list for 3-4."""
     k = len(policies)
+    seats: list[tuple[int, ...]]
     if players == 2:
         seats = [(i, j) for i in range(k) for j in range(k) if i != j]
     else:
@@ -136,9 +137,9 @@ def matchups(run_dir: Path, policies: list[str], players: int) -> pl.DataFrame:
             )
     schema = {"a": pl.String, "b": pl.String, "games": pl.Int64, "a_win_rate": pl.Float64, "ci_low": pl.Float64,
               "ci_high": pl.Float64}
-    position = {"return_dtype": pl.Int64}
     return pl.DataFrame(rows, schema=schema).sort(
-        pl.col("a").replace_strict(order, **position), pl.col("b").replace_strict(order, **position)
+        pl.col("a").replace_strict(order, return_dtype=pl.Int64),
+        pl.col("b").replace_strict(order, return_dtype=pl.Int64),
     )
 
 

@@ -39,6 +39,8 @@ def _rows(players: Frame, games: Frame, kind: Kind, cell: str | None = None) -> 
         rows = rows.filter(pl.col(kind.only_when))
     won, wisdom = pl.col("won").cast(pl.Float64), pl.col("wisdom").cast(pl.Float64)
     if kind.game_level:
+        if cell is None:
+            raise ValueError("game-level components are aggregated one cell at a time")
         if kind.column not in lazy(games).collect_schema().names():
             return None
         per_game = (

@@ -34,7 +34,7 @@ def paired(a: np.ndarray, b: np.ndarray, *, binary: bool) -> dict[str, float]:
         p = mcnemar_p(int((d < 0).sum()), int((d > 0).sum()))
     else:
         values, counts = np.unique(d, return_counts=True)
-        p = wilcoxon_p_counts(values, counts)
+        p = wilcoxon_p_counts(values.tolist(), counts.tolist())
     return {"n_a": float(n), "n_b": float(n), "a": float(a.mean()), "b": float(b.mean())} | {
         "delta": mean,
         "lo": lo,

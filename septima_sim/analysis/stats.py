@@ -197,7 +197,9 @@ def wilcoxon_p_counts(values: Sequence[float], counts: Sequence[int]) -> float:
     return float(2 * stats.norm.sf(abs(w - mean) / math.sqrt(var)))
 
 
-def diff_ci(mean_a: float, var_a: float, n_a: int, mean_b: float, var_b: float, n_b: int) -> tuple[float, float, float]:
+def diff_ci(
+    mean_a: float, var_a: float, n_a: float, mean_b: float, var_b: float, n_b: float
+) -> tuple[float, float, float]:
     """Difference of two independent means b - a with a normal (Welch) 95% interval and its p-value."""
     if n_a < 2 or n_b < 2:
         return math.nan, math.nan, math.nan

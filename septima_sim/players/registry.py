@@ -8,6 +8,7 @@ import tomllib
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import cast
 
 from septima_sim.engine.decisions import Policy
 from septima_sim.players.heuristic import HeuristicPolicy
@@ -87,8 +88,8 @@ def _instantiate(cls: object, name: str) -> Policy:
         raise UnknownPolicyError(f"persona {name!r} is not a Policy: it has no {' or '.join(missing)} method")
     own = getattr(policy, "name", None)
     if not isinstance(own, str) or not PERSONA_NAME.match(own):  # a plugin's own name must be a safe persona name
-        policy.name = name  # type: ignore[misc]
-    return policy  # type: ignore[return-value]
+        policy.name = name
+    return cast(Policy, policy)
 
 
 def _plugin(name: str) -> Policy:

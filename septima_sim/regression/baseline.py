@@ -46,7 +46,7 @@ def baseline(
 def write_baseline(exp: Experiment, outcomes: Outcomes, out_file: Path) -> None:
     """Write the baseline JSON (one line per column, so diffs stay readable)."""
     cfg = exp.config
-    data = {
+    data: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),

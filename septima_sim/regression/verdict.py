@@ -56,7 +56,7 @@ def _paired(m: Metric, z: float, resamples: int) -> tuple[float, float, float, f
 
 def _sd_change(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per resample (row): standard deviation of y minus that of x."""
-    return np.std(y, axis=1, ddof=1) - np.std(x, axis=1, ddof=1)
+    return np.asarray(np.std(y, axis=1, ddof=1) - np.std(x, axis=1, ddof=1))
 
 
 def _p_value(m: Metric, delta: float, se: float) -> float:

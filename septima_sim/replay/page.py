@@ -67,12 +67,12 @@ def _asset(name: str) -> str:
 
 def render_page(recording: Recording, title: str) -> str:
     """The whole HTML page of a recorded game."""
-    sources = recording.config["sources"]
-    rows = [
+    sources: list[str] = recording.config["sources"]
+    rows: list[dict[str, Any]] = [
         {**{k: row.get(k) for k in FINAL_COLUMNS}, "sources": [row.get(f"wisdom_{s}", 0) for s in sources]}
         for row in recording.result.players
     ]
-    shown = [i for i, s in enumerate(sources) if any(r["sources"][i] for r in rows)]
+    shown = [i for i, _ in enumerate(sources) if any(r["sources"][i] for r in rows)]
     payload = {
         "title": title,
         "config": recording.config,

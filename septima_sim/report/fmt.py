@@ -61,12 +61,14 @@ SEAT_COLUMNS: list[Column] = [
 ]
 
 
+RATE_METRICS = frozenset({"tie", "first_player_won", "won"})
+"""0/1 metrics: their deltas are shown in percentage points."""
+
+
 DELTA_COLUMNS: list[Column] = [
     ("delta [95% CI]", lambda r: ci_num(r, "delta", scale=100 if r["metric"] in RATE_METRICS else 1, sign=True)),
     ("p (Holm)", col("p_adj", pval)),
 ]
-RATE_METRICS = frozenset({"tie", "first_player_won", "won"})
-"""0/1 metrics: their deltas are shown in percentage points."""
 
 
 def value(r: Row, key: str) -> str:

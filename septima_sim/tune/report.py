@@ -96,7 +96,7 @@ def pareto(trials: pl.DataFrame, names: list[str]) -> tuple[str | None, int]:
         return None, 0
     points = done.select("number", *cols).rows()
 
-    def dominated(p: tuple, q: tuple) -> bool:
+    def dominated(p: tuple[float, ...], q: tuple[float, ...]) -> bool:
         return all(b <= a for a, b in zip(p[1:], q[1:], strict=True)) and q[1:] != p[1:]
 
     front = sorted((p for p in points if not any(dominated(p, q) for q in points)), key=lambda p: p[1])
