@@ -95,6 +95,8 @@ def brew(g: Game, p: Player, matched: bool, played: int) -> None:
             for i in range(len(g.content.potions))
             if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount, waive)
         ]
+        if not opts:
+            break
         choice = g.ask_or_stop(Kind.BREW, p.seat, opts)
         if choice < 0:
             break
@@ -119,6 +121,8 @@ def heal(g: Game, p: Player, matched: bool, played: int) -> None:
                 and potions.remedy_for(g, p, patient.disease) >= 0
             ):
                 opts.append(space)
+        if not opts:
+            break
         opts.sort()
         space = g.ask_or_stop(Kind.HEAL, p.seat, opts, stop="")
         if not space:

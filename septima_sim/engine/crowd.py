@@ -44,6 +44,8 @@ def crowd_picks(g: Game, p: Player, k: int) -> int:
     taken: list[int] = []
     for _ in range(k):
         opts = [i for i in range(len(PICKS)) if i not in taken and _possible(g, p, i)]
+        if not opts:
+            break
         pick = g.ask_or_stop(Kind.CROWD_PICK, p.seat, opts)
         if pick < 0:
             break

@@ -157,10 +157,9 @@ class Game:
         return opts[self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])]
 
     def ask_or_stop(self, kind: str, seat: int, options: list[Any], stop: Any = -1, context: object = None) -> Any:
-        """Ask for one of `options` or to stop (`stop` is offered last); `stop` when there is nothing to choose.
-        The step of every "choose again until you stop" loop (brewing, healing, crowd picks, spells, potions)."""
-        if not options:
-            return stop
+        """Ask for one of `options` (not empty: callers leave their loop first, in the hot path) or to stop (`stop`
+        is offered last). The step of every "choose again until you stop" loop (brewing, healing, crowd picks,
+        spells, potions)."""
         options.append(stop)
         return self.ask(kind, seat, options, context)
 

@@ -110,6 +110,8 @@ def offer_potions(g: Game, p: Player) -> None:
     pots = g.content.potions
     while True:
         opts = [i for i in g.usable_practicals if p.potions[i] > 0]
+        if not opts:
+            return
         choice = g.ask_or_stop(Kind.POTION_USE, p.seat, opts, context="after")
         if choice < 0:
             return

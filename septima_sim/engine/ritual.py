@@ -23,6 +23,8 @@ def offer_spells(g: Game, p: Player, card: int) -> None:
             s = spells[sp.idx]
             if sp.ready and sp.used_turn < 0 and not sp.active and s.kind == "regular" and s.requires in ("", played):
                 opts.append(i)
+        if not opts:
+            return
         choice = g.ask_or_stop(Kind.SPELL_USE, p.seat, opts)
         if choice < 0:
             return
