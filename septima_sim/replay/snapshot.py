@@ -11,15 +11,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from septima_sim.content import Content
 from septima_sim.content.model import INGREDIENTS
 from septima_sim.engine import GameConfig, GameResult
 from septima_sim.engine.decisions import Policy
-from septima_sim.engine.game import Game, board_for
+from septima_sim.engine.game import Game
+from septima_sim.engine.modules.base import Module
+from septima_sim.engine.modules.omens import OmensModule
+from septima_sim.engine.modules.shapeshifting import ShapeshiftingModule
+from septima_sim.engine.modules.widow import WIDOW_TOKEN, WidowModule
 from septima_sim.engine.results import SOURCES
-from septima_sim.engine.widow import WIDOW_TOKEN
+from septima_sim.engine.tables import board_for
+
+M = TypeVar("M", bound=Module)
 
 _SQRT3 = math.sqrt(3.0)
 RESOURCES: tuple[str, ...] = (*INGREDIENTS, "crystal")
@@ -166,19 +172,25 @@ def _citizen(x: int) -> int:
     return -1 if x == WIDOW_TOKEN else x
 
 
+def _module(g: Game, kind: type[M]) -> M | None:
+    """The game's module of this kind, or None when it is not enabled."""
+    module = g.module_by_name.get(kind.name)
+    return module if isinstance(module, kind) else None
+
+
 def _omen(g: Game) -> dict[str, Any] | None:
-    if not g.omens:
+    om = _module(g, OmensModule)
+    if om is None:
         return None
     omens = g.content.omens
-    card = omens[g.omen_card] if g.omen_card >= 0 else None
-    half = g.omen_half
-    upcoming = omens[g.omen_deck[0]].name if g.omen_deck else ""  # the next card lies face up (O1)
+    card = omens[om.card] if om.card >= 0 else None
+    upcoming = omens[om.deck[0]].name if om.deck else ""  # the next card lies face up (O1)
     return {
         "card": card.name if card else "",
-        "side": g.omen_side,
-        "half": half.name if half is not None else "",
+        "side": om.side,
+        "half": om.effect.half.name if om.effect is not None else "",
         "next": upcoming,
-        "drawn": list(g.omen_cards),
+        "drawn": list(om.cards),
     }
 
 
@@ -186,17 +198,20 @@ def _player(g: Game, p: Any) -> dict[str, Any]:
     c = g.content
     acts = g.action_ids
     hand_ids = g.hand_actions
+    ss = _module(g, ShapeshiftingModule)
+    seat = ss.seats[p.seat] if ss is not None else None
+    form, covered, animals = (seat.form, seat.covered, seat.animals) if seat is not None else (-1, -1, [])
     return {
         "vertex": p.vertex,
-        "form": c.animals[p.form].name if p.form >= 0 else "",
+        "form": c.animals[form].name if form >= 0 else "",
         "wisdom": p.wisdom,
         "suspicion": p.suspicion,
         "hand": [acts[i] for i in hand_ids if p.hand[i]],
         "played": acts[g.played[p.seat]] if g.played[p.seat] >= 0 else "",
         "discard": [acts[i] for i in p.discard],
         "coven": [c.witches[w].name for w in p.coven],
-        "covered": c.witches[p.covered].name if p.covered >= 0 else "",
-        "animals": [c.animals[a].name for a in p.animals],
+        "covered": c.witches[covered].name if covered >= 0 else "",
+        "animals": [c.animals[a].name for a in animals],
         "res": list(p.res),
         "potions": list(p.potions),
         "spells": [[c.spells[sp.idx].name, sp.ready, sp.active] for sp in p.spells],
@@ -210,7 +225,7 @@ def _player(g: Game, p: Any) -> dict[str, Any]:
 
 
 def _widow(g: Game) -> dict[str, Any] | None:
-    w = g.widow
+    w = _module(g, WidowModule)
     if w is None:
         return None
     acts = g.action_ids
