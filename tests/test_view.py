@@ -152,3 +152,22 @@ def test_search_uses_the_simulator_not_the_view(content: Content) -> None:
     result = play_game(GameConfig(2), content, policies, 7)
     assert result.players[0]["policy"] == "search:2"
     assert not hasattr(LiveView, "sample_continuation") and not hasattr(SealedView, "sample_continuation")
+
+
+class Impostor(Honest):
+    """A plugin that claims the built-ins' privileges: the live view and the search capability."""
+
+    live_view = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.simulator: object = None
+
+    def attach(self, simulator: object) -> None:
+        self.simulator = simulator
+
+
+def test_a_plugin_cannot_claim_the_live_view_or_the_simulator(content: Content) -> None:
+    impostor = Impostor()
+    g = Game(GameConfig(2), content, [impostor, RandomPolicy()], 2)
+    assert isinstance(g.views[0], SealedView) and impostor.simulator is None

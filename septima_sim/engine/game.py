@@ -24,7 +24,7 @@ from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
 from septima_sim.engine.tables import Tables, tables_for
-from septima_sim.engine.view import LiveView, SealedView, Simulator, make_view
+from septima_sim.engine.view import LiveView, SealedView, Simulator, make_view, trusted
 
 EventSink = Callable[[dict[str, object]], None]
 
@@ -128,7 +128,7 @@ class Game:
         for s, pol in enumerate(self.policies):
             pol.reset(s, random.Random(rng.getrandbits(64)))
             attach = getattr(pol, "attach", None)
-            if attach is not None:
+            if attach is not None and trusted(pol):  # a Simulator holds the game: built-in players only
                 attach(Simulator(self, s))
         self.views: list[LiveView | SealedView] = [make_view(self, s, p) for s, p in enumerate(self.policies)]
         self.sealed: list[SealedView | None] = [v if isinstance(v, SealedView) else None for v in self.views]

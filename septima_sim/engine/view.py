@@ -478,9 +478,18 @@ class SealedView:
         self.modules = {m.name: m.public(g, seat) for m in g.modules}
 
 
+TRUSTED_PACKAGE = "septima_sim.players."
+"""Only policies defined in this package (reviewed code) may read the live view or get a ``Simulator``."""
+
+
+def trusted(policy: Policy) -> bool:
+    """Whether the policy is a built-in player: a plugin's class never is, whatever attributes it declares."""
+    return type(policy).__module__.startswith(TRUSTED_PACKAGE)
+
+
 def make_view(game: Game, seat: int, policy: Policy) -> LiveView | SealedView:
     """The view a policy gets: live for a built-in policy that declares ``live_view = True``, else sealed."""
-    if getattr(type(policy), "live_view", False) is True:
+    if trusted(policy) and getattr(type(policy), "live_view", False) is True:
         return LiveView(game, seat)
     return SealedView(game, seat)
 
