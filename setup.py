@@ -38,7 +38,7 @@ def _targets() -> Any:
 
 def _warn(reason: str) -> str:
     """One line on stderr: the build goes on in pure Python. Returns the reason for the manifest."""
-    line = " ".join(reason.split())[:300]
+    line = " ".join(reason.split())[:200]
     print(f"warning: septima-sim: mypyc build skipped, installing pure Python ({line})", file=sys.stderr)
     return line
 
