@@ -60,7 +60,7 @@ def _mypyc_extensions(sources: list[str]) -> tuple[list[Any], str | None]:
 
         # Only the listed modules are type-checked for errors; imports reach the rest silently. The project's own
         # [tool.mypy] is not read: its plugins and strictness are for development, not for the build.
-        options = ["--config-file=", "--follow-imports=silent", "--ignore-missing-imports", "--python-version=3.11"]
+        options = ["--config-file=", "--follow-imports=silent", "--ignore-missing-imports"]
         cwd = os.getcwd()
         os.chdir(ROOT)
         try:
