@@ -4,17 +4,25 @@
     python scripts/bench.py --players 3 --mode basic --games 500 --runs 7
     python scripts/bench.py --lineup heuristic-mix --shapeshifting --omens --games 200
     python scripts/bench.py --profile            # pyinstrument profile of one run
+    python scripts/bench.py --compare-pure       # compiled (mypyc) / pure Python ratio, random and heuristic-mix
 
 Prints games/s, decisions/s and the peak RSS of this process. Numbers, not assertions: speed is never a test.
+`--compare-pure` runs this script twice per workload in subprocesses (without and with SEPTIMA_PURE=1) and prints
+both medians, their ratio and the machine's load average (other load slows both sides, and the ratio less so).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import resource
 import statistics
+import subprocess
+import sys
 import time
 
+import septima_sim
 from septima_sim.content import load_content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.players import builtin_lineups, make_policy
@@ -35,17 +43,51 @@ def one_run(config: GameConfig, lineup: list[str], games: int, first_seed: int) 
     return games / elapsed, decisions / elapsed
 
 
+COMPARE_WORKLOADS = (  # (label, arguments): the issue's two benchmark settings
+    ("random players, 4p Full", ["--lineup", "all-random"]),
+    ("heuristic-mix, 4p Full + both modules", ["--lineup", "heuristic-mix", "--shapeshifting", "--omens"]),
+)
+
+
+def _median_games_per_s(args: list[str], pure: bool) -> float:
+    env = {k: v for k, v in os.environ.items() if k != "SEPTIMA_PURE"} | ({"SEPTIMA_PURE": "1"} if pure else {})
+    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, env=env, check=True)
+    found = re.search(r"games/s \(CPU\) median\s+([0-9.]+)", out.stdout)
+    if found is None:
+        raise SystemExit(f"error: no games/s in the benchmark's output: {out.stdout[-300:]}")
+    return float(found.group(1))
+
+
+def compare_pure(games: int | None, runs: int) -> None:
+    """Compiled vs pure Python on the same seeds: CPU-time medians per workload and the ratio."""
+    if not septima_sim.build_info().compiled:
+        raise SystemExit(f"error: the compiled build is not running here: {septima_sim.build_info()}")
+    print(f"{septima_sim.build_info()}; load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for label, args in COMPARE_WORKLOADS:
+        count = games or (1000 if "all-random" in args else 300)
+        extra = [*args, "--games", str(count), "--runs", str(runs)]
+        compiled = _median_games_per_s(extra, pure=False)
+        pure = _median_games_per_s(extra, pure=True)
+        print(f"{label:40} compiled {compiled:7.1f}  pure {pure:7.1f} games/s (CPU)  ratio {compiled / pure:4.2f}x")
+    print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())} (2 cores)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--mode", default="full")
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=None, help="games per run (default 1000; --compare-pure: 1000/300)")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--lineup", default="all-random", help="a lineup of content/lineups.toml")
     ap.add_argument("--shapeshifting", action="store_true")
     ap.add_argument("--omens", action="store_true")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--compare-pure", action="store_true", help="compiled/pure ratio of the two standard workloads")
     args = ap.parse_args()
+    if args.compare_pure:
+        compare_pure(args.games, args.runs)
+        return
+    args.games = args.games or 1000
     config = GameConfig(args.players, args.mode, args.shapeshifting, args.omens).validate()
     lineup = builtin_lineups()[args.lineup]
     if args.profile:
@@ -63,7 +105,7 @@ def main() -> None:
     modules = [m for m, on in (("shapeshifting", args.shapeshifting), ("omens", args.omens)) if on]
     print(
         f"{args.players}-player {args.mode}{' + ' + ' + '.join(modules) if modules else ''}, lineup {args.lineup}, "
-        f"{args.games} games x {args.runs} runs, one core"
+        f"{args.games} games x {args.runs} runs, one core, {septima_sim.build_info()}"
     )
     print(f"games/s (CPU) median {gps:7.1f}  (runs: {', '.join(f'{r[0]:.0f}' for r in runs)})")
     print(f"decisions/s   median {dps:7.0f}")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from septima_sim import __version__
+from septima_sim import __version__, build_info
 from septima_sim.errors import UserError, run_main
 
 if TYPE_CHECKING:
@@ -25,14 +25,22 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    """``--version``: the version and whether the engine runs compiled (mypyc) or pure Python; eager, so no command
+    is needed."""
+    if value:
+        typer.echo(f"septima-sim {__version__}, {build_info()}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _root(
     debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
 ) -> None:
-    if version:
-        typer.echo(__version__)
-        raise typer.Exit()
+    """Options of every command (``--debug`` is read from the command line by the error path)."""
 
 
 MAX_JOBS = 1024
@@ -243,6 +251,7 @@ def rules(content: ContentOpt = None) -> None:
     from septima_sim.rules_summary import summary
 
     typer.echo(summary(load_content(content)))
+    typer.echo(f"\nEngine: {build_info()}")
 
 
 @app.command(

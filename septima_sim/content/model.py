@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from septima_sim._build.pickling import pickle_by_constructor
 from septima_sim.content.frozen import FrozenDict
 
 INGREDIENTS: tuple[str, ...] = ("herb", "root", "berry", "mushroom", "skull")
@@ -416,3 +417,6 @@ class Content:
     omens: tuple[Omen, ...] = ()
     omen_threshold: FrozenDict[int, int] = field(default_factory=FrozenDict)  # players -> suspicion for the dark half
     omen_deck_size: int = 3  # cards above the Witches' Sabbath
+
+
+pickle_by_constructor(globals())  # compiled (mypyc) frozen dataclasses must unpickle too (issue #19)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from septima_sim._build.pickling import pickle_by_constructor
+
 COLOURS: Final[tuple[str, ...]] = ("green", "orange", "purple", "gray")
 """Player colours by seat (RULINGS S1: seat 0..3 = Green, Orange, Purple, Gray)."""
 
@@ -66,3 +68,6 @@ class GameConfig:
     @property
     def full(self) -> bool:
         return self.mode == "full"
+
+
+pickle_by_constructor(globals())  # compiled (mypyc) frozen dataclasses must unpickle too (issue #19)

@@ -6,6 +6,7 @@ import importlib
 import re
 import tomllib
 from collections.abc import Callable
+from functools import partial
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import cast
@@ -114,7 +115,7 @@ def make_policy(name: str) -> Policy:
         if not (budget.isascii() and budget.isdigit()) or int(budget) < 1:
             raise UnknownPolicyError(f"bad search budget in {name!r}: use search:N with N >= 1 simulations")
         return SearchPolicy(
-            int(budget), make_policy(SEARCH_FALLBACK), lambda: make_policy(SEARCH_FALLBACK), SEARCH_HORIZON
+            int(budget), make_policy(SEARCH_FALLBACK), partial(make_policy, SEARCH_FALLBACK), SEARCH_HORIZON
         )
     if name.startswith(PLUGIN_PREFIX):
         return _plugin(name)
