@@ -7,8 +7,8 @@
 - The choice itself: ``SEPTIMA_PURE`` and a stale build give pure Python, ``--version`` says which runs, the list of
   compiled modules is computed from globs, and a failed mypyc build falls back with one warning line.
 
-The tests that need the compiled build skip, saying so, when it is not installed (no ``SEPTIMA_COMPILE=1`` at install, or a build
-that fell back); ``.ci/run`` requires it.
+The tests that need the compiled build skip, saying so, when it is not installed (no ``SEPTIMA_COMPILE=1`` at
+install, or a build that fell back); compiling is opt-in until the restructured engine compiles (README, Speed).
 """
 
 from __future__ import annotations
