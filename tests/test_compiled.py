@@ -272,8 +272,11 @@ def test_compiled_modules_come_from_globs(tmp_path: Path) -> None:
     } & set(chosen)
 
 
-def test_a_rejected_mypyc_build_falls_back_with_one_warning_line(capfd: pytest.CaptureFixture[str]) -> None:
+def test_a_rejected_mypyc_build_falls_back_with_one_warning_line(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """setup.py's fallback: mypyc exiting on errors (here: a file it cannot read) gives no extensions and a reason."""
+    monkeypatch.setenv("SEPTIMA_COMPILE", "1")
     setup = {"__name__": "septima_setup_under_test", "__file__": str(ROOT / "setup.py")}
     exec(compile((ROOT / "setup.py").read_text(encoding="utf-8"), "setup.py", "exec"), setup)
     extensions, error = setup["_mypyc_extensions"](["septima_sim/no_such_module.py"])
@@ -281,3 +284,12 @@ def test_a_rejected_mypyc_build_falls_back_with_one_warning_line(capfd: pytest.C
     assert extensions == [] and error
     warnings = [line for line in err.splitlines() if line.startswith("warning: septima-sim")]
     assert len(warnings) == 1 and "installing pure Python" in warnings[0]
+
+
+def test_compiling_is_opt_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without SEPTIMA_COMPILE=1 the build compiles nothing and says how to opt in (README, Speed)."""
+    monkeypatch.delenv("SEPTIMA_COMPILE", raising=False)
+    setup = {"__name__": "septima_setup_under_test", "__file__": str(ROOT / "setup.py")}
+    exec(compile((ROOT / "setup.py").read_text(encoding="utf-8"), "setup.py", "exec"), setup)
+    extensions, error = setup["_mypyc_extensions"](["septima_sim/engine/hunters.py"])
+    assert extensions == [] and error is not None and "SEPTIMA_COMPILE=1" in error
