@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from septima_sim.content import Content, ContentError, load_content
 from septima_sim.engine import ConfigError, GameConfig
-from septima_sim.engine.omens import omen_sweep_sequences
+from septima_sim.engine.modules.omens import omen_sweep_sequences
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 
 OMEN_DECKS: tuple[str, ...] = ("random", "sweep")
