@@ -2,8 +2,8 @@
 
 For each seat headline (the seat furthest from fair at a player count): a typical game of that seat's usual outcome
 (a loss when it wins less than fair, a win when it wins more). For each flagged player-level component: a typical win
-of a player who held it. "Typical" is the candidate game with the median winning margin (lowest cell and game index
-on ties), so the page shows neither a fluke nor a blow-out.
+of a player who held it (a loss when the component lowers its holder's win rate). "Typical" is the candidate game with
+the median winning margin (lowest cell and game index on ties), so the page shows neither a fluke nor a blow-out.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def seat_examples(run: RunTables, pooled: pl.DataFrame) -> dict[int, tuple[str, 
 
 
 def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, str], tuple[str, str, int]]:
-    """Per flagged player-level component (kind, item): a typical win of a player who held it."""
+    """Per flagged player-level component (kind, item): a typical win of a player who held it (a typical loss when
+    the component lowers the win rate)."""
     columns = {k.name: k.column for k in KINDS if not k.game_level}
     names = run.players.collect_schema().names()
     found: dict[tuple[str, str], tuple[str, str, int]] = {}
@@ -74,10 +75,12 @@ def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, s
         column = columns.get(r["kind"])
         if column is None or column not in names:
             continue
-        candidates = run.players.filter(pl.col("won") & pl.col(column).list.contains(r["item"]))
+        wins = (r["win_effect"] or 0) >= 0  # a component that hurts its holder: show a typical loss with it
+        candidates = run.players.filter((pl.col("won") == wins) & pl.col(column).list.contains(r["item"]))
         game = _typical(candidates, run.games)
         if game is not None:
-            found[(r["kind"], r["item"])] = (f"a typical win with {r['kind']} {r['item']}", *game)
+            outcome = "win" if wins else "loss"
+            found[(r["kind"], r["item"])] = (f"a typical {outcome} with {r['kind']} {r['item']}", *game)
     return found
 
 
