@@ -26,17 +26,17 @@ import septima_sim
 from septima_sim.content import load_content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.players import builtin_lineups, make_policy
+from septima_sim.players.lineup import Lineup
 
 
-def one_run(config: GameConfig, lineup: list[str], games: int, first_seed: int) -> tuple[float, float]:
+def one_run(config: GameConfig, lineup: Lineup, games: int, first_seed: int) -> tuple[float, float]:
     """Play `games` seeded games (lineup rotated over the seats); returns (games/s, decisions/s) of this process's
     CPU time, which other load on the machine barely disturbs (wall time would)."""
     content = load_content()
     decisions = 0
-    k = len(lineup)
     start = time.process_time()
     for seed in range(first_seed, first_seed + games):
-        policies = [make_policy(lineup[(s + seed) % k]) for s in range(config.players)]
+        policies = [make_policy(name) for name in lineup.seat_personas("lineup", config.players, seed)]
         result = play_game(config, content, policies, seed)
         decisions += result.game["decisions"]  # type: ignore[operator]
     elapsed = time.process_time() - start

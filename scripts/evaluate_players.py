@@ -8,21 +8,20 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Sequence
 
 from scipy.stats import chi2_contingency
 
 from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, GameResult, play_game
 from septima_sim.players import builtin_lineups, make_policy
+from septima_sim.players.lineup import Lineup
 
 PERSONAS = ("balanced", "healer", "brewer", "advocate", "ritualist", "cautious", "opportunist")
 
 
-def play(content: Content, config: GameConfig, lineup: Sequence[str], seed: int) -> tuple[GameResult, list[str]]:
-    """One game with the lineup rotated by the seed (seat s plays lineup[(s + seed) % len])."""
-    k = len(lineup)
-    names = [lineup[(s + seed) % k] for s in range(config.players)]
+def play(content: Content, config: GameConfig, lineup: Lineup, seed: int) -> tuple[GameResult, list[str]]:
+    """One game with the lineup rotated by the seed (seat s plays personas[(s + seed) % len])."""
+    names = lineup.seat_personas("lineup", config.players, seed)
     return play_game(config, content, [make_policy(n) for n in names], seed), names
 
 
@@ -60,7 +59,7 @@ def styles(content: Content, games: int) -> None:
         wisdom: list[int] = []
         wins = 0
         for seed in range(games):
-            lineup = [persona, "balanced", "balanced", "balanced"]
+            lineup = Lineup((persona, "balanced", "balanced", "balanced"))
             result, names = play(content, config, lineup, seed)
             seat = names.index(persona)
             row = result.players[seat]
@@ -121,19 +120,19 @@ def levels(content: Content, games: int) -> None:
 
 def search_duel(content: Content, games: int, budget: int) -> None:
     """search:budget against balanced, head to head in 2-player Full games, seats alternating."""
-    lineup = [f"search:{budget}", "balanced"]
+    lineup = Lineup((f"search:{budget}", "balanced"))
     share = 0.0
     t0 = time.perf_counter()
     for seed in range(games):
         result, names = play(content, GameConfig(2, "full"), lineup, seed)
         winners = result.game["winner_seats"]
-        seat = names.index(lineup[0])
+        seat = names.index(lineup.personas[0])
         share += 1.0 / len(winners) if seat in winners else 0.0  # type: ignore[arg-type]
     print(f"\n## search:{budget} vs balanced (2 players, Full, {games} games, seats alternating)")
     print(f"  search win share {share / games:.1%} ({time.perf_counter() - t0:.0f} s)")
 
 
-def _rates(content: Content, config: GameConfig, lineup: Sequence[str], games: int, runs: int) -> tuple[list, list]:
+def _rates(content: Content, config: GameConfig, lineup: Lineup, games: int, runs: int) -> tuple[list, list]:
     """Games/s per run, wall clock and CPU time of this process."""
     wall: list[float] = []
     cpu: list[float] = []

@@ -120,8 +120,11 @@ def play(
         lineups = builtin_lineups()
         if lineup not in lineups:
             raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)}; or one persona per seat: a,b,c)")
-        named = lineups[lineup]
-        policies = [make_policy(named[(s + seed) % len(named)]) for s in range(players)]
+        try:
+            named = lineups[lineup].seat_personas(lineup, players, seed)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        policies = [make_policy(name) for name in named]
     pack = load_content(content)
     _play_out(config, pack, policies, seed, fmt, out, f"lineup {lineup}")
 

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from septima_sim.content import Content, ContentError, load_content
 from septima_sim.engine import ConfigError, GameConfig
 from septima_sim.engine.modules.omens import omen_sweep_sequences
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
+from septima_sim.players.lineup import Lineup, LineupError
 
 OMEN_DECKS: tuple[str, ...] = ("random", "sweep")
 """Omen deck values besides a fixed list of card ids: a random deck (O1), or the sweep that puts each card in each
@@ -47,6 +48,20 @@ MAX_CELLS = 10_000
 """Upper bound of the cells of one experiment (the product of the matrix axes and override values)."""
 
 LineupName = Annotated[str, Field(pattern=LINEUP_PATTERN)]
+
+
+def _lineup_shape(value: Any) -> Any:
+    """One clear message for a value that is neither form (pydantic would report both union members)."""
+    Lineup.parse(value)
+    return value
+
+
+LineupValue = Annotated[
+    Annotated[list[str], Field(min_length=1, max_length=4)]
+    | Annotated[dict[Literal["pool"], Annotated[list[str], Field(min_length=1)]], Field(min_length=1)],
+    BeforeValidator(_lineup_shape),
+]
+"""A ``[lineups]`` entry: one persona per seat (a list), or ``{ pool = [...] }`` filled by rotation (``Lineup``)."""
 
 
 class ExperimentError(ValueError):
@@ -83,7 +98,7 @@ class ExperimentConfig(BaseModel):
     shard_size: Annotated[int, Field(gt=0, le=MAX_GAMES_PER_CELL)] = 1000
     content: str | None = None
     matrix: Matrix = Matrix()
-    lineups: dict[LineupName, Annotated[list[str], Field(min_length=1, max_length=4)]] = {}
+    lineups: dict[LineupName, LineupValue] = {}
     exclude: list[dict[str, Scalar | list[Scalar]]] = []
     overrides: dict[str, Annotated[list[Any], Field(min_length=1)]] = {}
 
@@ -111,7 +126,7 @@ class ExperimentConfig(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One point of the matrix; ``seats`` is the lineup before rotation."""
+    """One point of the matrix; ``seats`` is the lineup before rotation (it fits ``players``)."""
 
     id: str
     players: int
@@ -120,7 +135,7 @@ class Cell:
     omens: bool
     omen_deck: str
     lineup: str
-    seats: tuple[str, ...]
+    seats: Lineup
     overrides: tuple[tuple[str, Any], ...]
 
     def game_config(self) -> GameConfig:
@@ -130,8 +145,7 @@ class Cell:
 
     def seat_personas(self, game_index: int) -> list[str]:
         """The persona of each seat in game ``game_index``: the lineup rotated by the game index."""
-        n = len(self.seats)
-        return [self.seats[(s + game_index) % n] for s in range(self.players)]
+        return self.seats.seat_personas(self.lineup, self.players, game_index)
 
     def axis_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {a: getattr(self, a) for a in AXES}
@@ -206,11 +220,11 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
                 raise ContentError(f"overrides ({where}): {exc}") from None
     except ContentError as exc:
         raise ExperimentError(f"{source}: {exc}") from None
-    lineups = {**builtin_lineups(), **cfg.lineups}
+    lineups = {**builtin_lineups(), **{k: Lineup.parse(v) for k, v in cfg.lineups.items()}}
     for name in cfg.matrix.lineup:
         if name not in lineups:
             raise ExperimentError(f"{source}: matrix.lineup: unknown lineup {name!r} (known: {', '.join(lineups)})")
-        for persona in lineups[name]:
+        for persona in lineups[name].personas:
             try:
                 make_policy(persona)
             except UnknownPolicyError as exc:
@@ -255,7 +269,7 @@ def _omen_decks(values: list[str | list[str]], pack: Content, source: str) -> li
     return decks
 
 
-def _cells(cfg: ExperimentConfig, lineups: dict[str, list[str]], decks: list[str], source: str) -> list[Cell]:
+def _cells(cfg: ExperimentConfig, lineups: dict[str, Lineup], decks: list[str], source: str) -> list[Cell]:
     m = cfg.matrix
     paths = list(cfg.overrides)
     cells: dict[str, Cell] = {}
@@ -273,13 +287,17 @@ def _cells(cfg: ExperimentConfig, lineups: dict[str, list[str]], decks: list[str
             om,
             deck,
             lineup,
-            tuple(lineups[lineup]),
+            lineups[lineup],
             ov,
         )
         if cell.id in cells or _excluded(cell.axis_values(), cfg.exclude):
             continue
         if not CELL_ID.match(cell.id):
             raise ExperimentError(f"{source}: cell id {cell.id!r} is not a safe file name (check the Omen ids)")
+        try:
+            cell.seats.check_fits(lineup, players)
+        except LineupError as exc:
+            raise ExperimentError(f"{source}: cell {cell.id}: {exc}") from None
         try:
             cell.game_config().validate()
         except ConfigError as exc:

@@ -263,6 +263,29 @@ CASES = [
         replaced('"all-random"', '"mine"', '[lineups]\nmine = ["nobody"]'),
     ),
     Case(
+        "run-lineup-wrong-length",
+        ["run", "c.toml"],
+        "lineup 'mine' lists 3 personas, one per seat, but the table has 2 player(s)",
+        replaced('"all-random"', '"mine"', '[lineups]\nmine = ["random", "balanced", "random"]'),
+    ),
+    Case(
+        "run-shipped-lineup-wrong-length",
+        ["run", "c.toml"],
+        "lineup 'search-vs-balanced-2p' lists 2 personas, one per seat, but the table has 3 player(s)",
+        replaced('players = [2]\nlineup = ["all-random"]', 'players = [3]\nlineup = ["search-vs-balanced-2p"]'),
+    ),
+    Case(
+        "run-lineup-bad-pool",
+        ["run", "c.toml"],
+        "lineups.mine",
+        replaced('"all-random"', '"mine"', "[lineups]\nmine = { pool = [] }"),
+    ),
+    Case(
+        "play-lineup-wrong-length",
+        ["play", "--players", "3", "--lineup", "search-vs-balanced-2p"],
+        "lineup 'search-vs-balanced-2p' lists 2 personas, one per seat, but the table has 3 player(s)",
+    ),
+    Case(
         "run-bad-search-budget",
         ["run", "c.toml"],
         "bad search budget",

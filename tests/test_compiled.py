@@ -45,10 +45,9 @@ for (n, mode, ss, om), lineup in itertools.product(mixes, ("all-random", "heuris
         config = GameConfig(n, mode, bool(ss), bool(om)).validate()
     except ConfigError:
         continue  # the modules need the Full game
-    seats = lineups[lineup]
     for seed in range(games_per_mix):
         events = []
-        policies = [make_policy(seats[(s + seed) % len(seats)]) for s in range(n)]
+        policies = [make_policy(p) for p in lineups[lineup].seat_personas(lineup, n, seed)]
         result = play_game(config, content, policies, seed, sink=events.append)
         game = {k: v for k, v in result.game.items() if k != "duration_ms"}
         record = {"game": game, "players": result.players, "events": events}

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from septima_sim.experiment import build, default_config, load_experiment
+from septima_sim.experiment import ExperimentError, build, default_config, load_experiment
+from septima_sim.players import builtin_lineups, make_policy
 from tests.helpers import run_cli as cli
 
 GOOD = """
@@ -36,13 +37,45 @@ def test_cells_have_stable_ids_and_apply_exclude() -> None:
     assert first.hash == second.hash
 
 
-def test_seat_rotation_by_game_index() -> None:
+def test_pool_fills_the_seats_by_rotation() -> None:
     data = {"name": "x", "games_per_cell": 5, "seed": 3, "matrix": {"players": 2, "lineup": "rot"}}
-    data["lineups"] = {"rot": ["random", "balanced", "cautious"]}
+    data["lineups"] = {"rot": {"pool": ["random", "balanced", "cautious"]}}
     cell = build(data).cells[0]
     assert cell.seat_personas(0) == ["random", "balanced"]
     assert cell.seat_personas(1) == ["balanced", "cautious"]
     assert cell.seat_personas(2) == ["cautious", "random"]
+
+
+def test_per_seat_lineup_seats_exactly_its_personas_rotated() -> None:
+    data = {"name": "x", "games_per_cell": 5, "seed": 3, "matrix": {"players": 3, "lineup": "trio"}}
+    data["lineups"] = {"trio": ["random", "balanced", "cautious"]}
+    cell = build(data).cells[0]
+    assert cell.seat_personas(0) == ["random", "balanced", "cautious"]
+    assert cell.seat_personas(1) == ["balanced", "cautious", "random"]
+    assert cell.seat_personas(5) == ["cautious", "random", "balanced"]
+
+
+def test_per_seat_lineup_of_the_wrong_length_names_it() -> None:
+    data = {"name": "x", "games_per_cell": 5, "seed": 3, "matrix": {"players": [2, 4], "lineup": "duo"}}
+    data["lineups"] = {"duo": ["random", "balanced"]}
+    with pytest.raises(ExperimentError, match=r"lineup 'duo' lists 2 personas, one per seat, but the table has 4"):
+        build(data)
+    data["exclude"] = [{"players": 4}]
+    assert [c.players for c in build(data).cells] == [2]
+
+
+def test_shipped_lineups_fit_every_tier_and_player_count() -> None:
+    lineups = builtin_lineups()
+    for name in ("all-random", "all-balanced", "all-search", "heuristic-mix", "balanced-vs-random"):
+        assert lineups[name].pool, name
+        for players in (1, 2, 3, 4):
+            assert len(lineups[name].seat_personas(name, players, 7)) == players
+    assert set(lineups["all-search"].personas) == {"search:50"}
+    assert lineups["search-vs-balanced"].seat_personas("search-vs-balanced", 2, 1) == ["balanced", "balanced"]
+    assert lineups["search-vs-balanced-2p"].seat_personas("search-vs-balanced-2p", 2, 1) == ["balanced", "search:200"]
+    for lineup in lineups.values():
+        for persona in lineup.personas:
+            make_policy(persona)
 
 
 def test_shipped_configs_are_valid_toml_and_default_is_playable() -> None:

@@ -50,8 +50,7 @@ def golden_path(players: int, mode: str, seed: int, ss: bool, om: bool, lineup: 
 
 def replay(content: Content, players: int, mode: str, seed: int, ss: bool, om: bool, lineup: str) -> list[str]:
     """The lines ``septima-sim play --format jsonl`` prints for this game (the same function, in process)."""
-    seats = builtin_lineups()[lineup]
-    policies = [make_policy(seats[(s + seed) % len(seats)]) for s in range(players)]
+    policies = [make_policy(n) for n in builtin_lineups()[lineup].seat_personas(lineup, players, seed)]
     lines: list[str] = []
     play_one(GameConfig(players, mode, ss, om), content, policies, seed, "jsonl", lines.append)
     return lines

@@ -25,9 +25,9 @@ def test_builtin_personas_and_lineups_resolve() -> None:
     assert "random" in policy_names()
     lineups = builtin_lineups()
     for name in ("heuristic-mix", "all-balanced", "balanced-vs-random", "all-random"):
-        for persona in lineups[name]:
+        for persona in lineups[name].personas:
             make_policy(persona)
-    assert len(set(lineups["heuristic-mix"])) == 4
+    assert len(set(lineups["heuristic-mix"].personas)) == 4
 
 
 def test_unknown_persona_names_the_valid_ones() -> None:
@@ -69,7 +69,7 @@ def test_same_seed_same_lineup_same_game(content: Content) -> None:
 
     def run() -> list[dict]:
         events: list[dict] = []
-        play_game(GameConfig(4), content, [make_policy(n) for n in lineup], 5, events.append)
+        play_game(GameConfig(4), content, [make_policy(n) for n in lineup.personas], 5, events.append)
         return events
 
     assert run() == run()

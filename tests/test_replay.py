@@ -33,8 +33,7 @@ DATA = re.compile(r'<script type="application/json" id="replay-data">(.*?)</scri
 
 
 def policies(players: int, seed: int, lineup: str = "heuristic-mix") -> list[Any]:
-    seats = builtin_lineups()[lineup]
-    return [make_policy(seats[(s + seed) % len(seats)]) for s in range(players)]
+    return [make_policy(n) for n in builtin_lineups()[lineup].seat_personas(lineup, players, seed)]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -13,6 +13,7 @@ from typing import cast
 
 from septima_sim.engine.decisions import Policy
 from septima_sim.players.heuristic import HeuristicPolicy
+from septima_sim.players.lineup import Lineup
 from septima_sim.players.random_policy import RandomPolicy
 from septima_sim.players.search import SearchPolicy
 from septima_sim.players.weights import Weights, load_personas
@@ -132,7 +133,7 @@ def make_policy(name: str) -> Policy:
     raise UnknownPolicyError(f"unknown persona {name!r} (known: {', '.join(policy_names())}, or py:module:Class)")
 
 
-def builtin_lineups() -> dict[str, list[str]]:
-    """The named lineups shipped in ``content/lineups.toml`` (lineup name -> persona per seat)."""
+def builtin_lineups() -> dict[str, Lineup]:
+    """The named lineups shipped in ``content/lineups.toml``: a list (one persona per seat) or ``{ pool = [...] }``."""
     with LINEUPS_FILE.open("rb") as f:
-        return {name: list(seats) for name, seats in tomllib.load(f).items()}
+        return {name: Lineup.parse(value) for name, value in tomllib.load(f).items()}

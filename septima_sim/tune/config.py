@@ -9,6 +9,7 @@ from typing import Any
 
 from septima_sim.analysis.stats import Z95
 from septima_sim.players import builtin_lineups
+from septima_sim.players.lineup import Lineup
 from septima_sim.tune import evaluate, space, targets
 from septima_sim.tune.schema import Choices, FirstPlayer, SeatFairness, SkillGap, TuneConfig, TuneError, parse, read
 
@@ -67,10 +68,11 @@ def _check_confirmable(cfg: TuneConfig, at: dict[str, list[int]], cells: Any, so
 
 
 def _check_skill(cfg: TuneConfig, t: SkillGap, source: str) -> None:
-    lineups = {**builtin_lineups(), **cfg.lineups}
+    lineups = {**builtin_lineups(), **{k: Lineup.parse(v) for k, v in cfg.lineups.items()}}
     if t.stronger == t.weaker:
         raise TuneError(f"{source}: targets.skill_gap: stronger and weaker must be different personas")
-    if not any(t.stronger in lineups.get(x, []) and t.weaker in lineups.get(x, []) for x in cfg.base.lineup):
+    seated = [lineups[x].personas for x in cfg.base.lineup if x in lineups]
+    if not any(t.stronger in personas and t.weaker in personas for personas in seated):
         raise TuneError(
             f"{source}: targets.skill_gap: no base lineup seats both {t.stronger!r} and {t.weaker!r} "
             f"(base lineups: {', '.join(cfg.base.lineup)})"

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from septima_sim.experiment import Matrix
+from septima_sim.experiment import LineupValue, Matrix
 
 SAMPLERS: tuple[str, ...] = ("tpe", "cmaes", "random")
 """optuna samplers a study may use: TPE (default, any space), CMA-ES (numeric spaces only), random search."""
@@ -147,7 +147,7 @@ class TuneConfig(_Strict):
     seed: Annotated[int, Field(ge=0)] = 1
     content: str | None = None
     base: Matrix
-    lineups: dict[str, Annotated[list[str], Field(min_length=1, max_length=4)]] = {}
+    lineups: dict[str, LineupValue] = {}
     space: Annotated[dict[str, NumberRange | Choices], Field(min_length=1)]
     targets: Targets
     budget: Budget = Budget()
