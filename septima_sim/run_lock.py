@@ -50,22 +50,27 @@ class RunLock:
         self.path = run_dir / LOCK_NAME
 
     def acquire(self) -> None:
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                pid = holder(self.path.parent)
-                if pid is not None:
-                    raise RunLocked(
-                        f"{self.path.parent} is being written by process {pid} (lock file {self.path}); "
-                        "wait for it to finish or stop it"
-                    ) from None
-                self.path.unlink(missing_ok=True)  # stale: its writer is gone
-                continue
-            with os.fdopen(fd, "w") as f:
-                f.write(f"{os.getpid()}\n")
-            return
-        raise RunLocked(f"{self.path.parent}: another process took the lock {self.path} at the same moment")
+        """Create the lock with this process's pid in one step (a hard link of a file already holding the pid), so
+        a second writer never sees an empty lock and mistakes it for a stale one."""
+        mine = self.path.with_name(f"{LOCK_NAME}.{os.getpid()}")
+        mine.write_text(f"{os.getpid()}\n")
+        try:
+            for _ in range(2):
+                try:
+                    os.link(mine, self.path)
+                except FileExistsError:
+                    pid = holder(self.path.parent)
+                    if pid is not None:
+                        raise RunLocked(
+                            f"{self.path.parent} is being written by process {pid} (lock file {self.path}); "
+                            "wait for it to finish or stop it"
+                        ) from None
+                    self.path.unlink(missing_ok=True)  # stale: its writer is gone
+                    continue
+                return
+            raise RunLocked(f"{self.path.parent}: another process took the lock {self.path} at the same moment")
+        finally:
+            mine.unlink(missing_ok=True)
 
     def release(self) -> None:
         try:

@@ -21,6 +21,7 @@ import pytest
 
 import septima_sim
 from septima_sim import store
+from septima_sim.run_lock import holder
 from tests.helpers import SCRIPT, script
 
 CONFIG = """
@@ -217,7 +218,7 @@ def test_concurrent_resume_is_locked_out_and_a_stale_lock_is_taken_over(finished
     store.write_json_atomic(out / "manifest.json", manifest)
     with reaped(start("run", "--resume", str(out), "--jobs", "1", "-q")) as first:
         deadline = time.monotonic() + 60
-        while not (out / ".lock").exists() and time.monotonic() < deadline:
+        while holder(out) != first.pid and time.monotonic() < deadline:
             time.sleep(0.01)
         os.kill(first.pid, signal.SIGSTOP)  # holds the lock for as long as the second one needs to try
         try:
@@ -278,6 +279,7 @@ def small_disk(path: Path, size: str, read_only: bool = False) -> Iterator[bool]
 ENOSPC_AT_FSYNC = """
 import errno, os, sys
 from septima_sim import store
+from septima_sim.run_lock import holder
 from tests.helpers import SCRIPT, script
 calls = {"n": 0}
 def fsync(fd):
