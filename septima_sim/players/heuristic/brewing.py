@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.heuristic.cards import CardChoice
+from septima_sim.players.heuristic.movement import MovementHandlers
 
 
-class BrewingHandlers(CardChoice):
+class BrewingHandlers(MovementHandlers):
     """Scores ingredient, brewing, healing and potion decisions."""
 
     __slots__ = ()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import PlayerView, SeatState
 from septima_sim.players.heuristic.tables import ByArea
-from septima_sim.players.heuristic.valuation import Valuation, _stat
+from septima_sim.players.heuristic.valuation import Valuation, own_stat
 
 _GOAL_CARDS: dict[str, tuple[str, ...]] = {
     "witches": ("plead", "recruit"),
@@ -25,7 +25,7 @@ _GOAL_CARDS: dict[str, tuple[str, ...]] = {
     "ingredients_gained": ("collect",),
 }
 """Which cards move a goal's statistic (goals on captures are served by the suspicion cost)."""
-_NO_RAISE = frozenset({"chant", "shapeshift"})
+NO_RAISE = frozenset({"chant", "shapeshift"})
 """Cards whose match raises no suspicion (B21b, S2)."""
 
 
@@ -177,7 +177,7 @@ class CardChoice(Valuation):
                 value += p_match * self._ritual_value(view, me, 1)
             if animal:
                 pass  # S4: in animal form suspicion never rises
-            elif card not in _NO_RAISE:
+            elif card not in NO_RAISE:
                 base = 2 if septima else 0
                 cost = p_other * sus_cost[base + 1] + (1.0 - p_other) * sus_cost[base] + p_match * capture
                 value -= cost * end_factor
@@ -202,7 +202,7 @@ class CardChoice(Valuation):
                     goals.append((goal.stat, goal.op == ">=", goal.value, bonus, cards))
         out: dict[str, float] = {}
         for stat, at_least, target, bonus, cards in goals:
-            value = _stat(self._c, me, stat)
+            value = own_stat(self._c, me, stat)
             if (value >= target) if at_least else (value <= target):
                 continue
             for card in cards:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.heuristic.cards import CardChoice
+from septima_sim.players.heuristic.spells import SpellHandlers
 
 
-class ModuleHandlers(CardChoice):
+class ModuleHandlers(SpellHandlers):
     """Scores Shapeshifting and Omen decisions."""
 
     __slots__ = ()

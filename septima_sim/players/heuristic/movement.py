@@ -6,7 +6,7 @@ from __future__ import annotations
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.hunters import catch_chance
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.heuristic.cards import _NO_RAISE, CardChoice
+from septima_sim.players.heuristic.cards import NO_RAISE, CardChoice
 
 
 class MovementHandlers(CardChoice):
@@ -30,7 +30,7 @@ class MovementHandlers(CardChoice):
         played = view.played
         others = played.count(card_i) > 1  # my own card is among the played ones
         septima = card_i == view.septima_markers[0]
-        no_raise = ids[card_i] in _NO_RAISE or me.no_raise
+        no_raise = ids[card_i] in NO_RAISE or me.no_raise
         raise_by = 0 if no_raise else (1 if others else 0) + (2 if septima else 0)
         gain = card in ("collect", "heal", "ritual")
         if not (raise_by or gain or any(me.potions)):

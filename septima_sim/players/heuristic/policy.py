@@ -9,18 +9,14 @@ from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.heuristic.brewing import BrewingHandlers
 from septima_sim.players.heuristic.modules import ModuleHandlers
-from septima_sim.players.heuristic.movement import MovementHandlers
-from septima_sim.players.heuristic.spells import SpellHandlers
-from septima_sim.players.heuristic.tables import _tables
-from septima_sim.players.heuristic.witches import WitchHandlers
+from septima_sim.players.heuristic.tables import tables_for
 
 _SHARED: dict[tuple[str, str], tuple[tuple[float, ...], dict[tuple[int, int], float]]] = {}
 """(persona weights, content hash) -> witch values and the suspicion-cost memo, shared by all instances."""
 
 
-class HeuristicPolicy(MovementHandlers, BrewingHandlers, WitchHandlers, SpellHandlers, ModuleHandlers):
+class HeuristicPolicy(ModuleHandlers):
     """A scripted player: picks the option with the highest weighted value (ties: the first)."""
 
     live_view: ClassVar[bool] = True  # built-in, hot path: reads the live view (see engine/view.py)
@@ -38,7 +34,7 @@ class HeuristicPolicy(MovementHandlers, BrewingHandlers, WitchHandlers, SpellHan
         """Index of the best-valued option."""
         if self._fresh:
             self._fresh = False
-            self._t = _tables(view)
+            self._t = tables_for(view)
             self._c = view.content
             self._buildings = view.buildings
             if self._hash != self._c.hash:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.heuristic.cards import CardChoice
-from septima_sim.players.heuristic.valuation import _stat
+from septima_sim.players.heuristic.valuation import own_stat
+from septima_sim.players.heuristic.witches import WitchHandlers
 
 
-class SpellHandlers(CardChoice):
+class SpellHandlers(WitchHandlers):
     """Scores spell, ritual and remembered-card decisions."""
 
     __slots__ = ()
@@ -40,7 +40,7 @@ class SpellHandlers(CardChoice):
         for e, slot in decision.options:
             s = content.spells[market[e][slot]]
             if s.kind == "scoring":
-                now = _stat(content, me, s.per)
+                now = own_stat(content, me, s.per)
                 projected = now * total / elapsed
                 out.append(projected // s.unit * s.amount)
             else:

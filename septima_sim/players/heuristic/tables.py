@@ -9,7 +9,7 @@ from septima_sim.engine.hunters import catch_chance, roll_tail
 from septima_sim.engine.view import PatientState, PlayerView
 
 
-class _Tables:
+class Tables:
     """Static per-content lookups (board features by vertex, recipes, die odds), shared by all seats."""
 
     __slots__ = (
@@ -76,13 +76,14 @@ class _Tables:
 ByArea = dict[int, list[PatientState]]
 """Patients by the area they stand next to."""
 
-_TABLES: dict[str, _Tables] = {}
+_TABLES: dict[str, Tables] = {}
 """Content hash -> static lookups."""
 
 
-def _tables(view: PlayerView) -> _Tables:
+def tables_for(view: PlayerView) -> Tables:
+    """The lookups of the view's content, built at its first game and kept."""
     content = view.content
     t = _TABLES.get(content.hash)
     if t is None:
-        t = _TABLES[content.hash] = _Tables(content, view.board)
+        t = _TABLES[content.hash] = Tables(content, view.board)
     return t

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.stats import player_stat
 from septima_sim.engine.view import PlayerView, SeatState
-from septima_sim.players.heuristic.tables import ByArea, _Tables
+from septima_sim.players.heuristic.tables import ByArea, Tables
 from septima_sim.players.weights import Weights
 
 _PASSIVE_VALUE: dict[str, tuple[str, float]] = {
@@ -32,7 +32,7 @@ _BUILDING_CARDS = ("collect", "brew", "chant", "recruit", "plead", "remember", "
 """Cards a building can strengthen (triggers and the brewing discount)."""
 
 
-def _stat(content: Content, me: SeatState, name: str) -> int:
+def own_stat(content: Content, me: SeatState, name: str) -> int:
     """A statistic of the own seat as the engine scores it (0 for those that need the whole game)."""
     value = player_stat(content, me, name)
     return 0 if value is None else value
@@ -72,7 +72,7 @@ class Valuation:
         self.w = weights
         self.seat = 0
         self._rng = random.Random(0)
-        self._t: _Tables = None  # type: ignore[assignment]  # set at the first decision of a game
+        self._t: Tables = None  # type: ignore[assignment]  # set at the first decision of a game
         self._fresh = True
         self._c: Content = None  # type: ignore[assignment]
         self._witch_value: tuple[float, ...] = ()

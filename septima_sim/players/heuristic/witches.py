@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.heuristic.cards import CardChoice
+from septima_sim.players.heuristic.brewing import BrewingHandlers
 
 
-class WitchHandlers(CardChoice):
+class WitchHandlers(BrewingHandlers):
     """Scores witch, crowd and trial decisions."""
 
     __slots__ = ()
