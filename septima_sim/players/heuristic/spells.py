@@ -1,0 +1,88 @@
+"""Heuristic decision handlers for spells, the ritual track and cards taken back (Remember, return a card)."""
+
+from __future__ import annotations
+
+from septima_sim.engine.decisions import Decision
+from septima_sim.engine.view import PlayerView
+from septima_sim.players.heuristic.valuation import own_stat
+from septima_sim.players.heuristic.witches import WitchHandlers
+
+
+class SpellHandlers(WitchHandlers):
+    """Scores spell, ritual and remembered-card decisions."""
+
+    __slots__ = ()
+
+    def _spell_use(self, decision: Decision, view: PlayerView) -> list[float]:
+        me = view.me
+        spells = self._c.spells
+        out = []
+        for i in decision.options:
+            if i < 0:
+                out.append(0.3)
+            else:
+                s = spells[me.spells[i].idx]
+                out.append(sum(self._effect_value(e, me) for e in s.effects) + (2.0 if s.ongoing else 0.0))
+        return out
+
+    def _ready_spell(self, decision: Decision, view: PlayerView) -> list[float]:
+        me = view.me
+        spells = self._c.spells
+        return [sum(self._effect_value(e, me) for e in spells[me.spells[i].idx].effects) for i in decision.options]
+
+    def _spell_gain(self, decision: Decision, view: PlayerView) -> list[float]:
+        me = view.me
+        content = self._c
+        market = view.spell_market
+        elapsed = max(1, view.season * content.rules.turns_per_season + view.turn + 1)
+        total = len(content.rules.seasons) * content.rules.turns_per_season
+        out = []
+        for e, slot in decision.options:
+            s = content.spells[market[e][slot]]
+            if s.kind == "scoring":
+                now = own_stat(content, me, s.per)
+                projected = now * total / elapsed
+                out.append(projected // s.unit * s.amount)
+            else:
+                uses = (total - elapsed) / 8.0
+                value = sum(self._effect_value(x, me) for x in s.effects) * uses
+                out.append(value * (1.0 + 0.2 * self.w.biased(s.requires)) + (2.0 if s.ongoing else 0.0))
+        return out
+
+    def _ritual_bonus(self, decision: Decision, view: PlayerView) -> list[float]:
+        need = self._ingredient_need(view, view.me)
+        ready = 0.5 * self.w.spell
+        return [need[i] if i >= 0 else ready for i in decision.options]
+
+    def _ritual_shift(self, decision: Decision, view: PlayerView) -> list[float]:
+        me = view.me
+        track = self._c.ritual
+        ids = self._t.action_ids
+        hand = {ids[i] for i, h in enumerate(me.hand) if h}
+        row = me.ritual_row + (0 if decision.options[-1][0] == 1 else 1)
+        out = []
+        for when, col in decision.options:
+            c = me.ritual_col if col < 0 else col
+            value = 0.0
+            for r in range(row, min(row + 3, len(track.rows))):
+                if track.rows[r][c] in hand:
+                    value += 1.0 / (1 + r - row)
+            out.append(value + (0.05 if when < 0 else 0.0))
+        return out
+
+    def _pay(self, decision: Decision, view: PlayerView) -> list[float]:
+        need = self._ingredient_need(view, view.me)
+        # declining keeps the resource; paying is for a ribbon (valued when the ritual was chosen)
+        return [-need[i] if i >= 0 else -3.0 * self.w.ritual_row for i in decision.options]
+
+    def _remember(self, decision: Decision, view: PlayerView) -> list[float]:
+        me = view.me
+        ids = self._t.action_ids
+        spots = self._spots(view, me, [me.vertex], self._patients_by_area(view))
+        return [self._card_main(view, me, ids[c], spots) for c in decision.options]
+
+    def _return_card(self, decision: Decision, view: PlayerView) -> list[float]:
+        me = view.me
+        ids = self._t.action_ids
+        spots = self._spots(view, me, [me.vertex], self._patients_by_area(view))
+        return [self._card_main(view, me, ids[c], spots) + self.w.biased(ids[c]) for c in decision.options]
