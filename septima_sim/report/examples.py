@@ -87,8 +87,11 @@ def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, s
 def write_examples(run: RunTables, wanted: dict[str, tuple[str, str, int]], out: Path) -> dict[str, list[Example]]:
     """Write one replay page per wanted example into ``out/games/`` and return the links per headline line.
 
-    A game that cannot be replayed (e.g. the run's content pack has moved) is skipped, never fatal to the report."""
+    A game that cannot be replayed (the run's content pack has moved or changed, the page cannot be written) is
+    skipped, never fatal to the report; any other error is a bug and surfaces."""
+    from septima_sim.content import ContentError
     from septima_sim.replay import write_game_page
+    from septima_sim.runner import RunError
 
     links: dict[str, list[Example]] = {}
     written: dict[tuple[str, int], str] = {}
@@ -99,7 +102,7 @@ def write_examples(run: RunTables, wanted: dict[str, tuple[str, str, int]], out:
             try:
                 (out / "games").mkdir(parents=True, exist_ok=True)
                 write_game_page(run.path, cell_id, index, out / href)
-            except Exception:  # a replay failure must not cost the designer the whole report
+            except (RunError, ContentError, OSError):  # the example is lost, not the report
                 continue
             written[(cell_id, index)] = href
         links.setdefault(line, []).append(Example(label, cell_id, index, href))
