@@ -11,6 +11,7 @@ from septima_sim.content.model import (
     INGREDIENTS,
     OMEN_HOOKS,
     OMEN_PARAM_KINDS,
+    READINGS,
     Ability,
     Action,
     Animal,
@@ -23,6 +24,8 @@ from septima_sim.content.model import (
     Omen,
     OmenHalf,
     Potion,
+    Reading,
+    Readings,
     Ritual,
     Rules,
     Spell,
@@ -79,6 +82,8 @@ def _provenance(pack: s.Pack) -> FrozenDict[str, FrozenDict[str, int]]:
 
     for ns in _RULES_TABLES:
         count(ns, getattr(pack, ns).provenance)
+    for name in READINGS:
+        count("readings", getattr(pack.readings, name).provenance)
     for ns in ("actions", "ingredients", "diseases", "potions", "patient_tiles"):
         for item in getattr(pack, ns).values():
             count(ns, item.provenance)
@@ -161,6 +166,13 @@ def _rules(pack: s.Pack) -> Rules:
         lunar_extra_icons=pack.lunar.extra_icons,
         crystal_supply=pack.crystal.supply,
         shapeshift_bonus_suspicion=param("shapeshift", "bonus_suspicion", 0),
+        readings=Readings(
+            **{
+                name: Reading(r.value, tuple(r.allowed), r.provenance, r.description)
+                for name in READINGS
+                for r in (getattr(pack.readings, name),)
+            }
+        ),
     )
 
 

@@ -53,6 +53,15 @@ WISDOM_SOURCES: tuple[str, ...] = (
 )
 """Where Wisdom is booked (an effect's ``source = ...``); the engine's ``results.SOURCES`` is this tuple."""
 
+READINGS: dict[str, tuple[str, ...]] = {
+    "hunter_direction": ("clockwise", "counterclockwise"),
+    "fox_ability": ("after-move", "the-move"),
+    "practical_potions": ("after-card", "own-turn"),
+    "remember_abilities": ("played-card", "copied-card"),
+    "spiritual_link_dragomir": ("two-uses", "one-use"),
+}
+"""The readings a designer can switch (rules.toml [readings], docs/rules.md) and the values the engine plays."""
+
 PASSIVE_KINDS: frozenset[str] = frozenset(
     {
         "brew_discount",  # pay `amount` fewer ingredients in total when brewing
@@ -385,6 +394,29 @@ class Rules:
     lunar_extra_icons: int
     crystal_supply: int
     shapeshift_bonus_suspicion: int
+    readings: Readings
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reading of an ambiguous rule: the value in force, the values allowed, where it comes from, what it
+    means."""
+
+    value: str
+    allowed: tuple[str, ...]
+    provenance: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """The readings in force (rules.toml [readings]), one per ``READINGS`` name."""
+
+    hunter_direction: Reading
+    fox_ability: Reading
+    practical_potions: Reading
+    remember_abilities: Reading
+    spiritual_link_dragomir: Reading
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,11 +29,22 @@ def abilities(g: Game, p: Player) -> list[Ability]:
     if p.mirror >= 0:
         out.append(witches[p.mirror].ability)
     if g.buildings and not fx.buildings_closed:
-        blds = g.content.buildings
-        for ai in g.buildings if fx.buildings_anywhere else g.board.vertex_areas[p.vertex]:
-            b = g.buildings.get(ai)
-            if b is not None:
-                out.append(blds[b].ability)
+        out.extend(building_abilities(g, p))
+    return out
+
+
+def building_abilities(g: Game, p: Player) -> list[Ability]:
+    """The abilities of the buildings in force for a player: on the leader's areas (anywhere under Festival of
+    Guilds), none while the rule effect in force closes them."""
+    fx = g.fx
+    out: list[Ability] = []
+    if not g.buildings or fx.buildings_closed:
+        return out
+    blds = g.content.buildings
+    for ai in g.buildings if fx.buildings_anywhere else g.board.vertex_areas[p.vertex]:
+        b = g.buildings.get(ai)
+        if b is not None:
+            out.append(blds[b].ability)
     return out
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, potions, spells, supply
+from septima_sim.engine import crowd, effects, potions, spells, supply
 from septima_sim.engine import ritual as ritual_track
 from septima_sim.engine.abilities import passive
 from septima_sim.engine.decisions import Kind
@@ -43,7 +43,7 @@ def collect(g: Game, p: Player, matched: bool, played: int) -> None:
                     first = a.ingredient
             elif a.ingredient not in non_lunar:
                 non_lunar.append(a.ingredient)
-        if a.outcrop:
+        if a.outcrop and _areas_act(g, "collect", played):
             g.gain_res(p, CRYSTAL)
     extra = passive(g, p, "collect_extra")
     if extra and first >= 0:
@@ -65,12 +65,14 @@ def move(g: Game, p: Player, matched: bool, played: int) -> None:
 
 
 def _move_main(g: Game, p: Player) -> None:
-    """Move's main ability: up to 3 steps, then 1 ingredient from an area next to the path."""
+    """Move's main ability: up to 3 steps (an animal ability may allow more: Fox), then 1 ingredient from an area
+    next to a shortest path."""
     steps = g.rules.move_steps + passive(g, p, "move_extra")
     start = p.vertex
-    dest = g.ask(Kind.MOVE, p.seat, g.free_vertices(p, steps))
+    dest = g.ask(Kind.MOVE, p.seat, p.fx.move_targets(g, p, g.free_vertices(p, steps)))
     g.move_to(p, dest)
     dist = g.board.dist
+    steps = max(steps, dist[start][dest])
     kinds: list[int] = []
     for v in g.board.reach(start, steps):
         if dist[start][v] + dist[v][dest] <= steps:
@@ -149,17 +151,24 @@ def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
 
 def plead(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21d: move 1 of your loyal citizens from the crowd into a trial chamber and gain 2 Wisdom (even with no
-    citizen to move); Also (done first): send 1 more loyal citizen from supply to the crowd."""
-    if matched:
+    citizen to move); Also, before or after (B12): send 1 more loyal citizen from supply to the crowd. The order
+    is asked only when the bonus citizen could be seated (one in supply, a chamber open); else the bonus comes
+    first."""
+    first = matched and _bonus_first(g, p, "plead", p.supply > 0 and bool(crowd.open_chambers(g)), default=1)
+    if first:
         crowd.citizen_to_crowd(p, 1)
     crowd.seat_citizen(g, p)
     p.fx.after_plead(g, p)
     g.gain_wisdom(p, g.rules.plead_wisdom, "plead")
+    if matched and not first:
+        crowd.citizen_to_crowd(p, 1)
 
 
 def remember(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21e: resolve the main ability of a discarded card; bonus: its matching bonus too.
-    Matching is judged on Remember; triggers fire for Remember, not for the copy."""
+    Matching is judged on Remember; witches' triggers fire for Remember, not for the copy. Reading
+    ``remember_abilities``: crystal outcrops, shrines and buildings' play-triggers act for the played card only
+    ("played-card": none for the copy) or for the copied card too ("copied-card")."""
     if p.fx.replace_remember(g, p, matched):
         return
     opts = sorted(set(p.discard) - {g.action_index["remember"]})
@@ -168,19 +177,42 @@ def remember(g: Game, p: Player, matched: bool, played: int) -> None:
     card = g.ask(Kind.REMEMBER, p.seat, opts)
     g.remember_copy[p.seat] = card
     resolve_card(g, p, card, matched, played)
+    if g.rules.readings.remember_abilities.value == "copied-card":
+        effects.trigger(g, p, g.play_trigger[g.icon[card]], buildings_only=True)
 
 
 def ritual(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21f: advance 1 row (no icon needed), optionally shifting 1 column before or after;
-    Also: ready 1 used spell or gain 1 ingredient of choice. Adjacent shrine: ready 1 spell of its element."""
+    Also, before or after (B12): ready 1 used spell or gain 1 ingredient of choice (the order is asked only when
+    the advance enters a ribbon row, whose offering the bonus ingredient can pay; else the main ability first).
+    Adjacent shrine: ready 1 spell of its element."""
+    first = matched and _bonus_first(g, p, "ritual", ritual_track.enters_ribbon(g, p), default=0)
+    if first:
+        ritual_track.ritual_bonus(g, p)
     ritual_track.ritual_action(g, p)
-    if matched:
+    if matched and not first:
         ritual_track.ritual_bonus(g, p)
     p.fx.after_ritual(g, p)
+    if not _areas_act(g, "ritual", played):
+        return
     for ai in g.board.vertex_areas[p.vertex]:
         element = g.content.areas[ai].shrine
         if element:
             spells.ready_spell(g, p, element)
+
+
+def _areas_act(g: Game, card: str, played: int) -> bool:
+    """Whether the special areas (crystal outcrops, shrines) act for `card` resolved while `played` was played:
+    always for the card itself; for Remember's copy only under reading ``remember_abilities`` "copied-card"."""
+    return g.action_ids[played] == card or g.rules.readings.remember_abilities.value == "copied-card"
+
+
+def _bonus_first(g: Game, p: Player, card: str, choice: bool, default: int) -> bool:
+    """B12 Also: whether the bonus comes before the main ability. Asked (``Kind.ALSO_ORDER``, the `default` order
+    offered first) only when the order can change the outcome (`choice`); otherwise the `default` order."""
+    if not choice:
+        return default == 1
+    return bool(g.ask(Kind.ALSO_ORDER, p.seat, (default, 1 - default), card) == 1)
 
 
 _HANDLERS: dict[str, Callable[[Game, Player, bool, int], None]] = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import spells, supply
+from septima_sim.engine import payment, spells, supply
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -22,16 +22,22 @@ def citizen_to_crowd(p: Player, n: int) -> None:
     p.crowd += m
 
 
-def seat_citizen(g: Game, p: Player) -> None:
-    """Move 1 of your loyal citizens from the crowd into a trial chamber that has a witch and a free seat."""
-    if p.crowd == 0:
-        return
+def open_chambers(g: Game) -> list[int]:
+    """The trial chambers (1, 2) that hold a witch and a free seat."""
     seats = g.rules.trial_seats[g.n]
     opts = []
     if g.chamber1 >= 0 and len(g.seated[1]) < seats:
         opts.append(1)
     if g.chamber2 and len(g.seated[2]) < seats:
         opts.append(2)
+    return opts
+
+
+def seat_citizen(g: Game, p: Player) -> None:
+    """Move 1 of your loyal citizens from the crowd into a trial chamber that has a witch and a free seat."""
+    if p.crowd == 0:
+        return
+    opts = open_chambers(g)
     if not opts:
         return
     chamber = g.ask(Kind.CHAMBER, p.seat, opts)
@@ -68,7 +74,7 @@ def _possible(g: Game, p: Player, pick: int) -> bool:
 def _take(g: Game, p: Player, pick: int) -> None:
     name = PICKS[pick]
     if name == "potion":
-        g.pay_any(p, optional=False)
+        payment.pay(g, p, (payment.ANY,), "crowd_pick:potion")
         opts = [i for i in range(len(g.content.potions)) if g.potion_supply[i] > 0]
         supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "pick"), brewed=False)
     elif name == "ingredient":
@@ -78,5 +84,5 @@ def _take(g: Game, p: Player, pick: int) -> None:
     elif name == "suspicion":
         g.lower_suspicion(p, -g.rules.crowd_suspicion)
     else:
-        g.pay_any(p, optional=False)
+        payment.pay(g, p, (payment.ANY,), "crowd_pick:ready_spell")
         spells.ready_spell(g, p, "", boost=False)  # Empowering Constellation: one spell per crowd pick

@@ -23,6 +23,7 @@ class Kind:
     MOVE = "move"  # destination vertex (current vertex = stay)
     INGREDIENT = "ingredient"  # ingredient index 0..4
     INSTEAD = "instead"  # 0 = main ability, 1 = matching bonus
+    ALSO_ORDER = "also_order"  # 0 = main ability first, 1 = Also bonus first; context: the card id (B12)
     BREW = "brew"  # potion index, -1 = stop brewing
     HEAL = "heal"  # patient space id (e.g. "red-2") to heal, "" = stop healing
     TRACK = "track"  # disease index whose track advances (Edith)

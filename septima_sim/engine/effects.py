@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL, Effect
 from septima_sim.engine import crowd, spells, supply
-from septima_sim.engine.abilities import abilities
+from septima_sim.engine.abilities import abilities, building_abilities
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -15,9 +15,10 @@ if TYPE_CHECKING:
     from septima_sim.engine.state import Player
 
 
-def trigger(g: Game, p: Player, when: str) -> None:
-    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``)."""
-    for ab in abilities(g, p):
+def trigger(g: Game, p: Player, when: str, buildings_only: bool = False) -> None:
+    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``); only the
+    adjacent buildings' with `buildings_only` (Remember's copy, reading ``remember_abilities``)."""
+    for ab in building_abilities(g, p) if buildings_only else abilities(g, p):
         if ab.trigger == when:
             for e in ab.effects:
                 apply(g, p, e)

@@ -199,6 +199,7 @@ class Game:
         p.res[idx] += n
 
     def pay_res(self, p: Player, idx: int, n: int = 1) -> None:
+        """Take resources from a player (Crystals back to the supply); rules pay through ``payment.pay``."""
         p.res[idx] -= n
         if idx == CRYSTAL:
             self.crystal_supply += n
@@ -206,19 +207,6 @@ class Game:
     def choose_ingredient(self, p: Player, options: Sequence[int] = tuple(range(len(INGREDIENTS)))) -> None:
         if options:
             self.gain_res(p, self.ask(Kind.INGREDIENT, p.seat, options))
-
-    def pay_any(self, p: Player, optional: bool) -> bool:
-        """Pay 1 resource of the player's choice (Crystal included); False when none is paid."""
-        opts = [i for i in range(6) if p.res[i] > 0]
-        if not opts:
-            return False
-        if optional:
-            opts.append(-1)
-        idx = self.ask(Kind.PAY, p.seat, opts)
-        if idx < 0:
-            return False
-        self.pay_res(p, idx)
-        return True
 
     def free_vertices(self, p: Player, steps: int) -> list[int]:
         """Vertices the leader may end on within `steps` (-1 = any): unoccupied, plus staying put (B18)."""
@@ -518,6 +506,7 @@ class Game:
         dest = self.ask(Kind.PREMOVE, seat, opts)
         if dest != p.vertex:
             self.move_to(p, dest)
+        potions.offer_potions(self, p, "before")  # reading practical_potions = "own-turn" only
         others, septima = self.matched(seat, card)
         oil = False
         if others == 0 and not septima and not p.no_raise:  # S4: no effect that needs a raise in animal form

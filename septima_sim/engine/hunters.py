@@ -69,15 +69,17 @@ def hunter_roll(g: Game, p: Player) -> None:
 
 
 def relocate_hunter(g: Game, p: Player) -> None:
-    """B16: a seat whose suspicion rose and whose region has no hunter pulls the first active hunter found
-    counterclockwise onto its region's space, lying down."""
+    """B16: a seat whose suspicion rose and whose region has no hunter pulls the first active hunter onto its
+    region's space, lying down. Reading ``hunter_direction``: the hunter travels clockwise (the first found
+    counterclockwise of the region comes; regions are numbered counterclockwise) or counterclockwise (seed 001)."""
     if not p.raised:
         return
     region = g.board.region_of[p.vertex]
     if hunter_in_region(g, region) >= 0:
         return
+    step = 1 if g.rules.readings.hunter_direction.value == "clockwise" else -1
     for k in range(1, REGIONS):
-        h = hunter_in_region(g, (region - 1 + k) % REGIONS + 1)
+        h = hunter_in_region(g, (region - 1 + k * step) % REGIONS + 1)
         if h >= 0 and g.hunter_active[h]:
             g.hunter_space[h] = region
             g.hunter_active[h] = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, effects
+from septima_sim.engine import crowd, effects, payment
 from septima_sim.engine.abilities import passive
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
@@ -55,10 +55,7 @@ def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) 
     while discount > 0 and exact:
         exact.pop()
         discount -= 1
-    for ing in exact:
-        g.pay_res(p, ing)
-    if gaps:
-        g.pay_res(p, CRYSTAL, gaps)
+    payment.pay(g, p, (*exact, *(CRYSTAL,) * gaps), f"potion:{g.content.potions[potion].id}")
     return discount
 
 
@@ -105,14 +102,18 @@ def offer_ritual_oil(g: Game, p: Player) -> bool:
     return True
 
 
-def offer_potions(g: Game, p: Player) -> None:
-    """Practical potions used in your own turn (after your card): Calming, Flying Ointment, Love Potion."""
+def offer_potions(g: Game, p: Player, when: str = "after") -> None:
+    """Practical potions used in your own turn: Calming, Flying Ointment, Love Potion, after your card (`when`
+    "after"); reading ``practical_potions`` "own-turn" (seed 001) offers them before your card too (`when`
+    "before")."""
+    if when == "before" and g.rules.readings.practical_potions.value != "own-turn":
+        return
     pots = g.content.potions
     while True:
         opts = [i for i in g.usable_practicals if p.potions[i] > 0]
         if not opts:
             return
-        choice = g.ask_or_stop(Kind.POTION_USE, p.seat, opts, context="after")
+        choice = g.ask_or_stop(Kind.POTION_USE, p.seat, opts, context=when)
         if choice < 0:
             return
         use_potion(g, p, choice)

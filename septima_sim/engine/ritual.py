@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import effects
+from septima_sim.engine import effects, payment
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.spells import ready_spell
 
@@ -39,7 +39,8 @@ def offer_spells(g: Game, p: Player, card: int) -> None:
 
 
 def _advance(g: Game, p: Player) -> bool:
-    """Enter the next row; a ribbon row with an offering needs 1 ingredient paid (B26). Top row: +4 Wisdom."""
+    """Enter the next row; a ribbon row with an offering needs its ingredients paid, all of them or none: a player who
+    cannot or will not pay does not enter and loses nothing (B26). Top row: +4 Wisdom."""
     track = g.content.ritual
     if p.ritual_row >= len(track.rows):
         g.gain_wisdom(p, g.rules.ritual_top_wisdom, "ritual")
@@ -50,15 +51,20 @@ def _advance(g: Game, p: Player) -> bool:
             return False
     ribbon = track.ribbons.get(target)
     if ribbon is not None and ribbon[0] > 0:
-        for _ in range(g.fx.offering(g, ribbon[0])):
-            if not g.pay_any(p, optional=True):
-                return False
+        cost = g.fx.offering(g, ribbon[0])  # B26: paid whole or not at all (Vengeful Hermit: 2)
+        if cost and not payment.pay(g, p, (payment.ANY,) * cost, f"ritual_row:{target}", optional=True):
+            return False
     p.ritual_row = target
     if ribbon is not None and not p.ribbons >> target & 1:
         p.ribbons |= 1 << target
         for e in ribbon[1]:
             effects.apply(g, p, e)
     return True
+
+
+def enters_ribbon(g: Game, p: Player) -> bool:
+    """Whether advancing one row now enters a ribbon row (B26)."""
+    return p.ritual_row < len(g.content.ritual.rows) and p.ritual_row + 1 in g.content.ritual.ribbons
 
 
 def ritual_progress(g: Game, p: Player, card: int) -> None:

@@ -95,6 +95,10 @@ class SeatEffect:
     def after_collect(self, g: Game, p: Player, collected: list[int]) -> None:
         """B19: after Collect (``collected``: the lunar ingredients gained)."""
 
+    def move_targets(self, g: Game, p: Player, options: list[int]) -> list[int]:
+        """B20: the vertices Move's main ability may end on (``options``: within its steps)."""
+        return options
+
     def after_move(self, g: Game, p: Player) -> None:
         """B20: after Move."""
 

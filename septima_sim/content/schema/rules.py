@@ -1,6 +1,6 @@
 """rules.toml: the general numbers, one table per topic (game, setup, suspicion, board, trials, crowd, ritual, end,
-hunters, lunar). Bounds say what the engine can play; cross-file limits (hand size, witches per player) are in
-``pack.py``."""
+hunters, lunar), and the readings of ambiguous rules a designer can switch (readings). Bounds say what the engine
+can play; cross-file limits (hand size, witches per player) are in ``pack.py``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,17 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from septima_sim.content.schema.common import CARD_NUMBER, Count, Fault, Provenance, Schema, Signed, per_players
+from septima_sim.content.model import READINGS
+from septima_sim.content.schema.common import (
+    CARD_NUMBER,
+    Count,
+    Fault,
+    Provenance,
+    Schema,
+    Signed,
+    per_players,
+    unknown,
+)
 
 SUSPICION_BOUND = 100
 """The suspicion track stays within what the store's Int8 suspicion columns hold."""
@@ -155,6 +165,37 @@ class Lunar(Schema):
     provenance: Provenance
 
 
+class Reading(Schema):
+    """One reading: the value in force, the values a designer may choose (the engine plays each, ``READINGS``), its
+    provenance and a one-line description."""
+
+    value: str
+    allowed: Annotated[list[str], Field(min_length=1)]
+    provenance: Provenance
+    description: Annotated[str, Field(min_length=1, max_length=300)]  # one line in ``septima-sim rules``
+
+
+class Readings(Schema):
+    """[readings]: one table per reading the engine knows (``content.model.READINGS``), all of them required."""
+
+    hunter_direction: Reading
+    fox_ability: Reading
+    practical_potions: Reading
+    remember_abilities: Reading
+    spiritual_link_dragomir: Reading
+
+    @model_validator(mode="after")
+    def _known(self) -> Readings:
+        for name, engine in READINGS.items():
+            r: Reading = getattr(self, name)
+            for value in r.allowed:
+                if value not in engine:
+                    raise Fault((name, "allowed"), unknown(f"{name} reading", value, engine))
+            if r.value not in r.allowed:
+                raise Fault((name, "value"), unknown(f"{name} reading", r.value, tuple(r.allowed)))
+        return self
+
+
 class RulesFile(Schema):
     """The tables of rules.toml (``ritual`` is shared with ritual.toml and validated in ``pack.py``)."""
 
@@ -167,3 +208,4 @@ class RulesFile(Schema):
     end: End
     hunters: Hunters
     lunar: Lunar
+    readings: Readings

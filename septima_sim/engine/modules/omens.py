@@ -13,7 +13,7 @@ from collections.abc import Container
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import CRYSTAL, Ability, Content, Effect, OmenHalf
-from septima_sim.engine import effects, supply
+from septima_sim.engine import effects, payment, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
@@ -220,10 +220,15 @@ class AlchemistsGift(OmenEffect):
         free = min(discount, cost)
         cost -= free
         recipe = g.content.potions[potion].recipe
+        left = list(p.res)
+        items = []
         for _ in range(cost):
-            own = [i for i in recipe if i != waive and p.res[i] > 0]
-            others = sorted((i for i in range(CRYSTAL) if p.res[i] > 0), key=lambda i: -p.res[i])
-            g.pay_res(p, own[0] if own else others[0] if others else CRYSTAL)
+            own = [i for i in recipe if i != waive and left[i] > 0]
+            others = sorted((i for i in range(CRYSTAL) if left[i] > 0), key=lambda i: -left[i])
+            item = own[0] if own else others[0] if others else CRYSTAL
+            left[item] -= 1
+            items.append(item)
+        payment.pay(g, p, items, f"potion:{g.content.potions[potion].id}")
         return discount - free
 
 
@@ -333,7 +338,8 @@ class TrialPicks(OmenEffect):
 class SpiritualLink(OmenEffect):
     """Spiritual Link, after an acquittal: the trial winner may use the judged witch's ability once. A triggered
     ability applies its effects now (a witch listed in `everyone`, judged in the first chamber, for every player;
-    one in `excluded` for nobody); a ``trial_recall`` ability lowers the winner's recall (its first part only)."""
+    one in `excluded` for nobody); a ``trial_recall`` ability lowers the winner's recall (its first part only).
+    Reading ``spiritual_link_dragomir`` "one-use": a winner who recruited the witch uses it from the coven only."""
 
     id: ClassVar[str] = "spiritual_link"
 
@@ -349,6 +355,8 @@ class SpiritualLink(OmenEffect):
         if not ability.trigger or w.id in excluded:
             return recall
         seats = g.order if first_chamber and w.id in everyone else [winner]
+        if g.rules.readings.spiritual_link_dragomir.value == "one-use":  # its coven trigger is the one use
+            seats = [s for s in seats if witch not in g.players[s].coven]
         for s in seats:
             if g.ask(Kind.OMEN, s, (1, 0), self.id) == 1:
                 for e in ability.effects:
@@ -426,7 +434,9 @@ class SeasonPay(OmenEffect):
         need, wisdom = self.amount(), self.amount("wisdom")
         for s in g.order:
             p = g.players[s]
-            unpaid = sum(1 for _ in range(need) if not g.pay_any(p, optional=False))
+            paid = min(need, sum(p.res))
+            payment.pay(g, p, (payment.ANY,) * paid, f"omen:{g.content.omens[om.card].id}/{om.side}")
+            unpaid = need - paid
             g.lose_wisdom(p, unpaid * wisdom, "omens")
 
 

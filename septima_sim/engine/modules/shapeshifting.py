@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
-from septima_sim.engine import crowd, spells
+from septima_sim.engine import crowd, payment, spells
 from septima_sim.engine.actions import register_action
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
@@ -197,12 +197,15 @@ def uncover(g: Game, p: Player) -> None:
 def shapeshift(g: Game, p: Player, matched: bool, played: int) -> None:
     """S2 main: turn into one of your two animals: its tile covers one of your witches (that ability goes off),
     the animal leader replaces the human one, and all discarded action cards return to hand (Shapeshift itself at
-    the end of the turn). Bonus (Also): suspicion -1."""
+    the end of the turn). Bonus (Also): suspicion -1. The form changes at once: from this moment nothing raises
+    the player's suspicion this turn (S4; the Widow's Spiders included); the other animal rules (S3) start with the
+    next moon phase."""
     a = animal_seat(g, p)
     if a.form < 0 and a.animals and p.coven:
         animal = g.ask(Kind.ANIMAL, p.seat, a.animals)
         cover(g, p, g.ask(Kind.COVER_WITCH, p.seat, p.coven))
         a.form = animal
+        p.no_raise = True  # seed 000: in Animal Form nothing raises suspicion, from the change on (Spiders too)
         a.shapeshifts += 1
         if animal not in a.animals_used:
             a.animals_used.append(animal)
@@ -253,18 +256,34 @@ class ToadBrew(SeatEffect):
 
 
 class FoxMove(SeatEffect):
-    """Fox: move any number of steps to end next to an area with Root printed on it; if you do, gain 1 Skull."""
+    """Fox: move any number of steps to end next to an area with Root printed on it; if you do, gain 1 Skull.
+    Reading ``fox_ability``: an extra move after Move's own ("after-move"), or Move itself may go any number of
+    steps when it ends next to Root, and a Move (main or Instead) ending there gains the Skull ("the-move")."""
 
     id: ClassVar[str] = "move_to_ingredient"
 
+    @staticmethod
+    def _next_to(g: Game, p: Player, v: int) -> bool:
+        """Whether vertex `v` is next to an area with the animal's printed ingredient (Root)."""
+        near = _animal(g, p).near
+        return any(g.content.areas[a].ingredient == near for a in g.board.vertex_areas[v])
+
+    def _near(self, g: Game, p: Player) -> list[int]:
+        """Free vertices at any distance next to Root."""
+        return [v for v in g.free_vertices(p, -1) if self._next_to(g, p, v)]
+
+    def move_targets(self, g: Game, p: Player, options: list[int]) -> list[int]:
+        if g.rules.readings.fox_ability.value != "the-move":
+            return options
+        return options + [v for v in self._near(g, p) if v not in options]
+
     def after_move(self, g: Game, p: Player) -> None:
         animal = _animal(g, p)
-        areas = g.content.areas
-        opts = [
-            v
-            for v in g.free_vertices(p, -1)
-            if any(areas[a].ingredient == animal.near for a in g.board.vertex_areas[v])
-        ]
+        if g.rules.readings.fox_ability.value == "the-move":
+            if self._next_to(g, p, p.vertex):
+                g.gain_res(p, animal.ingredient)
+            return
+        opts = self._near(g, p)
         if not opts:
             return
         opts.append(-1)
@@ -306,18 +325,18 @@ class OwlPlead(SeatEffect):
 
 
 class GoatRitual(SeatEffect):
-    """Goat: spend 1 Herb to ready 1 spell."""
+    """Goat: spend 1 Herb (or a Crystal: it pays for any resource, seed 001) to ready 1 spell."""
 
     id: ClassVar[str] = "pay_to_ready"
 
     def after_ritual(self, g: Game, p: Player) -> None:
-        herb = _animal(g, p).ingredient
+        cost = (_animal(g, p).ingredient,)  # a Crystal pays for the Herb (seed 001)
         if (
-            p.res[herb] > 0
+            payment.affordable(p, cost)
             and any(not sp.ready for sp in p.spells)
             and g.ask(Kind.ANIMAL_ABILITY, p.seat, (1, 0), "goat") == 1
         ):
-            g.pay_res(p, herb)
+            payment.pay(g, p, cost, "animal:goat")
             spells.ready_spell(g, p, "")
 
 

@@ -65,6 +65,7 @@ _HANDLERS: dict[str, Callable[[HeuristicPolicy, Decision, PlayerView], list[floa
     Kind.MOVE: HeuristicPolicy._move,
     Kind.INGREDIENT: HeuristicPolicy._ingredient,
     Kind.INSTEAD: HeuristicPolicy._instead,
+    Kind.ALSO_ORDER: HeuristicPolicy._also_order,
     Kind.BREW: HeuristicPolicy._brew,
     Kind.HEAL: HeuristicPolicy._heal,
     Kind.TRACK: HeuristicPolicy._track,

@@ -54,6 +54,12 @@ class SpellHandlers(WitchHandlers):
         ready = 0.5 * self.w.spell
         return [need[i] if i >= 0 else ready for i in decision.options]
 
+    def _also_order(self, decision: Decision, view: PlayerView) -> list[float]:
+        """Also bonus before the main ability when it enables it: Plead (a citizen to seat), Ritual with nothing to
+        pay the ribbon's offering with; otherwise the main ability first."""
+        first = decision.context == "plead" or not any(view.me.res)
+        return [float(o == (1 if first else 0)) for o in decision.options]
+
     def _ritual_shift(self, decision: Decision, view: PlayerView) -> list[float]:
         me = view.me
         track = self._c.ritual
