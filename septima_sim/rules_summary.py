@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from septima_sim.content import Content
+from septima_sim.content.model import READINGS
 
 
 def summary(content: Content) -> str:
+    """What the pack holds, the provenance counts per file and the readings in force."""
     c = content
     lines = [
         f"Content pack {c.hash}",
@@ -29,4 +31,9 @@ def summary(content: Content) -> str:
         lines.append(f"  {file:<18}" + "".join(f"{counts.get(t, 0):>16}" for t in tags))
     totals = {t: sum(v.get(t, 0) for v in c.provenance.values()) for t in tags}
     lines.append(f"  {'total':<18}" + "".join(f"{totals[t]:>16}" for t in tags))
+    lines += ["", "Readings (switch one with the override readings.<name>.value; docs/rules.md explains each value):"]
+    for name in READINGS:
+        r = getattr(c.rules.readings, name)
+        lines.append(f"  {name:<24} {r.value:<18} allowed: {' | '.join(r.allowed)}  ({r.provenance})")
+        lines.append(f"      {r.description}")
     return "\n".join(lines)
