@@ -252,7 +252,6 @@ def _fox(c: Content, move: object) -> tuple[Game, Player, Scripted]:
     g.setup()
     g.buildings = {}
     p = g.players[0]
-    p.seat, p.colour = 0, p.colour
     fox = next(i for i, a in enumerate(c.animals) if a.id == "fox")
     animal_seat(g, p).form = fox
     p.coven = [witch(g, "hazel")]
@@ -304,7 +303,7 @@ def _fly_then_collect(c: Content) -> tuple[Player, Scripted]:
     )
     g = make_game(c, policies=[pol, Scripted()])
     p = g.players[0]
-    herb_at = [any(g.content.areas[a].ingredient == HERB for a in g.board.vertex_areas[v]) for v in range(len(g.board.vertex_areas))]
+    herb_at = [any(g.content.areas[a].ingredient == HERB for a in areas) for areas in g.board.vertex_areas]
     place(g, p, next(v for v in range(len(herb_at)) if not herb_at[v] and v not in g.occupied))
     target = next(v for v in range(len(herb_at)) if herb_at[v] and v not in g.occupied)
     res(g, p)
@@ -331,7 +330,8 @@ def test_reading_practical_potions_own_turn() -> None:
 def _remember_collect(c: Content) -> Player:
     """Remember copies Collect next to a crystal outcrop and the Market (play:collect: a Mushroom)."""
     collect = 0
-    g = make_game(c, policies=[Scripted(**{Kind.REMEMBER: lambda d, v: collect, Kind.INGREDIENT: MUSHROOM}), Scripted()])
+    pol = Scripted(**{Kind.REMEMBER: lambda d, v: collect, Kind.INGREDIENT: MUSHROOM})
+    g = make_game(c, policies=[pol, Scripted()])
     collect = action(g, "collect")
     p = g.players[0]
     place(g, p, vertex_of(g, "northgate", "east-quarry", "river-meadow"))
