@@ -8,7 +8,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from septima_sim.content import Content
+from septima_sim.content import INGREDIENTS, Content
+from septima_sim.content.model import CRYSTAL
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.game import Game
@@ -146,6 +147,18 @@ def spell(g: Game, spell_id: str) -> int:
 
 def disease(g: Game, disease_id: str) -> int:
     return next(i for i, d in enumerate(g.content.diseases) if d.id == disease_id)
+
+
+def set_res(g: Game, seat: int, **amounts: int) -> None:
+    """Set a player's resources exactly (Crystals go through the supply)."""
+    p = g.players[seat]
+    g.pay_res(p, CRYSTAL, p.res[CRYSTAL])
+    p.res = [0] * 6
+    for name, n in amounts.items():
+        if name == "crystal":
+            g.gain_res(p, CRYSTAL, n)
+        else:
+            p.res[INGREDIENTS.index(name)] = n
 
 
 def goal(g: Game, goal_id: str) -> int:

@@ -18,6 +18,7 @@ from helpers import (
     make_game,
     place,
     pol,
+    set_res,
     spell,
     vertex_of,
     witch,
@@ -40,16 +41,7 @@ def src(p: Player, source: str) -> int:
     return p.src[SOURCE_INDEX[source]]
 
 
-def _reset_res(g: Game, seat: int, **amounts: int) -> None:
-    """Set a player's resources exactly (Crystals go through the supply)."""
-    p = g.players[seat]
-    g.pay_res(p, CRYSTAL, p.res[CRYSTAL])
-    p.res = [0] * 6
-    for name, n in amounts.items():
-        if name == "crystal":
-            g.gain_res(p, CRYSTAL, n)
-        else:
-            p.res[INGREDIENTS.index(name)] = n
+_reset_res = set_res
 
 
 # ------------------------------------------------------------------------------------------------ §1 frame

@@ -19,7 +19,18 @@ from septima_sim.engine.modules.omens import HALVES, OmensModule
 from septima_sim.engine.modules.shapeshifting import animal_seat, cover
 from septima_sim.engine.modules.widow import WidowModule
 from septima_sim.engine.state import Player, SpellCard
-from tests.helpers import Scripted, action, area, first_active, make_game, place, script, vertex_of, witch
+from tests.helpers import (
+    Scripted,
+    action,
+    area,
+    first_active,
+    make_game,
+    place,
+    script,
+    set_res,
+    vertex_of,
+    witch,
+)
 
 HERB, ROOT, BERRY, MUSHROOM, SKULL = (INGREDIENTS.index(i) for i in ("herb", "root", "berry", "mushroom", "skull"))
 ENGINE = Path(__file__).parent.parent / "septima_sim" / "engine"
@@ -32,14 +43,7 @@ def reading(name: str, value: str) -> Content:
 
 
 def res(g: Game, p: Player, **amounts: int) -> None:
-    """Set a player's resources exactly (Crystals through the supply)."""
-    g.pay_res(p, CRYSTAL, p.res[CRYSTAL])
-    p.res = [0] * 6
-    for name, n in amounts.items():
-        if name == "crystal":
-            g.gain_res(p, CRYSTAL, n)
-        else:
-            p.res[INGREDIENTS.index(name)] = n
+    set_res(g, p.seat, **amounts)
 
 
 def used_spell(p: Player) -> SpellCard:
