@@ -31,7 +31,7 @@ class Kind:
     RECRUIT = "recruit"  # 1 = recruit the acquitted witch, 0 = decline
     DISCARD_WITCH = "discard_witch"  # witch index discarded to make room
     CROWD_PICK = "crowd_pick"  # pick index into crowd.PICKS, -1 = stop
-    PAY = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline
+    PAY = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline; context: the cause (payment.pay)
     CHARM_REROLL = "charm_reroll"  # 1 = spend a Good Luck Charm to reroll, 0 = keep
     SPELL_USE = "spell_use"  # index into the player's spells, -1 = stop
     READY_SPELL = "ready_spell"  # index into the player's spells
