@@ -73,7 +73,7 @@ def test_html_is_self_contained_with_headlines(report) -> None:  # type: ignore[
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html)
     assert "http://" not in html and "https://" not in html
     assert html.count("data:image/png;base64,") == len(report.charts)
-    assert "Headline findings" in html and "at 2 players (fair 50.0%" in html
+    assert "Headline findings" in html and "at 2 players without modules (fair 50.0%" in html
     assert 'id="modules"' in html and 'id="solo"' not in html and 'id="personas"' not in html
     assert "Omen" not in "".join(line for line in report.headlines)
     assert report.markdown.read_text().startswith("# Septima balance report")
@@ -120,7 +120,7 @@ def test_report_command_writes_the_files(
     code, out, err = main(["report", str(run_dir), "--out", str(tmp_path / "r")], monkeypatch, capsys)
     assert code == 0, err
     assert (tmp_path / "r" / "report.html").is_file() and (tmp_path / "r" / "summary.md").is_file()
-    assert "players (fair" in out
+    assert " players with Shapeshifting (fair " in out
 
 
 RUN_MANIFEST = {"schema": store.MANIFEST_SCHEMA, "schema_version": store.SCHEMA_VERSION, "shards": {}}
