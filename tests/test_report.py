@@ -19,6 +19,7 @@ from septima_sim import store
 from septima_sim.analysis import Settings
 from septima_sim.cli import main as entry
 from septima_sim.report import build_report
+from tests.helpers import CHROMIUM, chromium_dom
 
 CONFIG = """
 name = "report-test"
@@ -33,7 +34,6 @@ shapeshifting = [false, true]
 lineup = ["all-random"]
 """
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-CHROMIUM = Path("/usr/bin/chromium")
 FAST = Settings(resamples=200)
 
 
@@ -91,16 +91,8 @@ def test_same_run_gives_same_bytes_and_compare_pairs_by_seed(run_dir: Path, repo
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_html_loads_in_headless_chromium_without_console_errors(report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    args = [
-        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0", "--dump-dom",
-        report.html.as_uri(),
-    ]  # fmt: skip
-    out = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert "Headline findings" in out.stdout
-    console = [line for line in out.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    dom, console = chromium_dom(report.html, tmp_path / "profile")
+    assert "Headline findings" in dom
     assert not console, console
 
 
@@ -229,7 +221,7 @@ def test_seat_headlines_link_a_typical_game_of_the_seat_that_replays(report, run
     players = pl.scan_parquet(str(run_dir / "players" / "**" / "*.parquet"), hive_partitioning=True).collect()
     for href, where, label in links:
         page = report.out_dir / href
-        assert page.is_file() and "data-testid=\"board\"" in page.read_text()
+        assert page.is_file() and 'data-testid="board"' in page.read_text()
         cell, index = where.rsplit(":", 1)
         outcome = re.match(r"a typical (win|loss) of seat (\d)", label)
         if outcome:
