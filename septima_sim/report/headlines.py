@@ -142,8 +142,8 @@ def _solo(solo: dict[str, pl.DataFrame] | None) -> list[Headline]:
         return []
     return [
         Headline(
-            f"Solo ({r['cell_id']}): the player beats the Widow in {ci_pct(r, 'rate')} of {r['games']:,} games: "
-            f"{r['verdict']}",
+            f"Solo ({r.get('label') or r['cell_id']}): the player beats the Widow in {ci_pct(r, 'rate')} of "
+            f"{r['games']:,} games: {r['verdict']}",
             "flagged" if str(r["verdict"]).startswith("too") else ("ok" if r["verdict"] == "ok" else "unclear"),
         )
         for r in solo["win"].iter_rows(named=True)

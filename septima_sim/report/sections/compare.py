@@ -65,6 +65,7 @@ def add(b: Builder, run: RunTables, other: RunTables) -> None:
                     _PAIRED,
                 ],
                 b.data("compare_seats", seats),
+                summary=True,
             )
         )
     if not cmp["outcomes"].is_empty():
@@ -113,5 +114,6 @@ def add(b: Builder, run: RunTables, other: RunTables) -> None:
             unpaired,
             [("run", col("run")), ("cell", col("label")), ("games", col("games", "{:,}".format))],
             b.data("compare_unpaired", unpaired),
+            summary=True,
         )
     )

@@ -7,6 +7,7 @@ import re
 import polars as pl
 
 from septima_sim.analysis import RunTables
+from septima_sim.analysis.cells import override_text
 from septima_sim.analysis.sweeps import sweep_response
 from septima_sim.report import charts
 from septima_sim.report.fmt import SEAT_COLUMNS, ci_num, col, table
@@ -37,13 +38,13 @@ def add(b: Builder, run: RunTables) -> dict[str, dict[str, pl.DataFrame]]:
             table(
                 f"Win rate by seat for each value of {axis}",
                 seats,
-                [("players", col("players")), (axis, col(axis)), ("seat", col("seat")), *SEAT_COLUMNS],
+                [("players", col("players")), (axis, col(axis, override_text)), ("seat", col("seat")), *SEAT_COLUMNS],
                 b.data(f"{name}_seats", seats),
             ),
             table(
                 f"Winning score for each value of {axis}",
                 score,
-                [("players", col("players")), (axis, col(axis)), ("games", col("n", "{:,}".format)),
+                [("players", col("players")), (axis, col(axis, override_text)), ("games", col("n", "{:,}".format)),
                  ("winning score [95% CI]", ci_num)],
                 b.data(f"{name}_score", score),
             ),
