@@ -201,10 +201,13 @@ def compare_sources(a: RunTables, b: RunTables) -> pl.DataFrame:
     return sa.join(sb, on=keys).with_columns(delta=pl.col("this") - pl.col("other")).sort(keys)
 
 
-def compare_components(a: RunTables, b: RunTables, settings: Settings) -> pl.DataFrame:
+def compare_components(
+    a: RunTables, b: RunTables, settings: Settings, this: pl.DataFrame | None = None
+) -> pl.DataFrame:
     """Win-rate and Wisdom effects of each component in both runs, the change (this minus other) and its 95%
-    interval."""
-    ca, cb = component_impact(a.players, a.games, settings), component_impact(b.players, b.games, settings)
+    interval. ``this``: run ``a``'s component_impact when already computed (the report's own section)."""
+    ca = component_impact(a.players, a.games, settings) if this is None else this
+    cb = component_impact(b.players, b.games, settings)
     if ca.is_empty() or cb.is_empty():
         return pl.DataFrame()
     cols = ["kind", "item", "win_effect", "win_lo", "win_hi", "wisdom_effect", "wisdom_lo", "wisdom_hi"]
@@ -230,9 +233,12 @@ def compare_components(a: RunTables, b: RunTables, settings: Settings) -> pl.Dat
     )
 
 
-def compare_runs(a: RunTables, b: RunTables, settings: Settings) -> dict[str, pl.DataFrame]:
+def compare_runs(
+    a: RunTables, b: RunTables, settings: Settings, components: pl.DataFrame | None = None
+) -> dict[str, pl.DataFrame]:
     """Every comparison table between run ``a`` (this) and run ``b`` (other); deltas are this minus other.
-    ``pairs`` and ``unpaired`` say which cells were compared with which, and which had no counterpart."""
+    ``pairs`` and ``unpaired`` say which cells were compared with which, and which had no counterpart;
+    ``components``: run ``a``'s component_impact when already computed."""
     pairs, unpaired = cell_pairs(a, b)
     return {
         "pairs": pairs,
@@ -240,5 +246,5 @@ def compare_runs(a: RunTables, b: RunTables, settings: Settings) -> dict[str, pl
         "seats": compare_seats(a, b, pairs),
         "outcomes": compare_outcomes(a, b, pairs),
         "sources": compare_sources(a, b),
-        "components": compare_components(a, b, settings),
+        "components": compare_components(a, b, settings, components),
     }

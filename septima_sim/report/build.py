@@ -57,7 +57,7 @@ def build_report(
     personas.add(b, run)
     solo_tables = solo.add(b, run)
     if other is not None:
-        compare_section.add(b, run, other)
+        compare_section.add(b, run, other, comps)
     methods.add(b, run)
     findings = headlines(seat_tables, comps, mods, solo_tables)
     out = Path(out_dir) if out_dir else run.path / "report"

@@ -14,8 +14,9 @@ from septima_sim.report.page import Builder, Chart
 _PAIRED = ("paired", col("paired", lambda v: "yes" if v else "no (Welch)"))
 
 
-def add(b: Builder, run: RunTables, other: RunTables) -> None:
-    cmp = analysis.compare_runs(run, other, b.settings)
+def add(b: Builder, run: RunTables, other: RunTables, components: pl.DataFrame | None = None) -> None:
+    """``components``: this run's component_impact table when the report already has it (computed once)."""
+    cmp = analysis.compare_runs(run, other, b.settings, components)
     sec = b.section(
         "compare",
         f"Compared with {other.path.name}",
