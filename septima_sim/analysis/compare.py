@@ -114,7 +114,7 @@ def _contrasts(
     for pair in pairs.iter_rows(named=True):
         groups = sorted(k[1:] for k in index["this"] if k[0] == pair["cell_id"])
         for group in groups:
-            head = {"cell_id": pair["cell_id"], "label": pair["label"], "other_cell": pair["other_cell"]}
+            head = {k: pair[k] for k in ("cell_id", "label", "other_cell", "other_label")}
             head |= {"players": pair["players"], **dict(zip(by, group, strict=True))}
             match = got.get((pair["pair"], *group))
             for m, binary in metrics:

@@ -50,7 +50,7 @@ def seat_heatmap(seats: pl.DataFrame) -> bytes:
             if not np.isnan(v):
                 dark = abs(grid[i, j]) > 0.6 * limit  # the ends of the diverging map are dark: white text there
                 ax.text(j, i, f"{v:.1f}%", ha="center", va="center", fontsize=8, color="white" if dark else "black")
-        ax.set_xticks(range(width), [f"seat {s}" for s in range(width)])
+        ax.set_xticks(range(width), [seat_name(s) for s in range(width)], fontsize=8)
         ax.set_yticks(range(len(cells)), cells, fontsize=8)
         ax.set_title("Win rate by seat (colour: points above or below fair share)")
         fig.colorbar(im, ax=ax, label="win rate minus fair share (points)")
@@ -74,7 +74,8 @@ def seat_bars(seats: pl.DataFrame, position: str, label: str) -> bytes:
             err = np.vstack([y - sub["lo"].to_numpy() * 100, sub["hi"].to_numpy() * 100 - y])
             ax.bar(x, y, yerr=err, capsize=4, color="C0")
             ax.axhline(100 / n, color="C1", linestyle="--", label="fair share")
-            ax.set_xticks(x, [f"{label} {v}" for v in x], fontsize=8)
+            names = [seat_name(int(v)).split(" (")[0] if position == "seat" else f"{label} {v}" for v in x]
+            ax.set_xticks(x, names, fontsize=8)
             ax.set_title(f"{n} players")
             ax.set_ylim(0, max(100 / n * 1.6, float(np.max(y + err[1])) * 1.1))
         axes[0].set_ylabel("win rate (%)")

@@ -16,6 +16,7 @@ import polars as pl
 from septima_sim.analysis import RunTables
 from septima_sim.analysis.components import KINDS
 from septima_sim.analysis.data import collect
+from septima_sim.engine.config import COLOURS
 
 MAX_COMPONENT_EXAMPLES = 5
 """At most this many component findings get an example game (the report's top flagged rows)."""
@@ -61,7 +62,8 @@ def seat_example(
     game = _typical(candidates, run.games)
     if game is None:
         return None
-    return (f"a typical {'loss' if loses else 'win'} of seat {seat}", *game)
+    name = f"{COLOURS[seat].title()} (seat {seat})" if seat < len(COLOURS) else f"seat {seat}"
+    return (f"a typical {'loss' if loses else 'win'} of {name}", *game)
 
 
 def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, str], tuple[str, str, int]]:

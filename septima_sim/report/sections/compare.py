@@ -8,10 +8,18 @@ import polars as pl
 from septima_sim import analysis
 from septima_sim.analysis import RunTables
 from septima_sim.report import charts
-from septima_sim.report.fmt import DELTA_COLUMNS, ci_num, col, pct, pval, table, value
+from septima_sim.report.fmt import DELTA_COLUMNS, Row, ci_num, col, pct, pval, table, value
 from septima_sim.report.page import Builder, Chart
 
 _PAIRED = ("paired", col("paired", lambda v: "yes" if v else "no (Welch)"))
+
+
+def _pair(r: Row) -> str:
+    """The pair of cells a row compares: one label when both runs' cells read the same."""
+    return r["label"] if r["label"] == r["other_label"] else f"{r['label']} vs {r['other_label']}"
+
+
+_CELL = ("cells", _pair)
 
 
 def add(b: Builder, run: RunTables, other: RunTables, components: pl.DataFrame | None = None) -> None:
@@ -43,7 +51,7 @@ def add(b: Builder, run: RunTables, other: RunTables, components: pl.DataFrame |
                 "Seat win-rate deltas (this run − the other run)",
                 "compare_seats.png",
                 charts.forest(
-                    [f"{c}: seat {s}" for c, s in seats.select("label", "seat").iter_rows()],
+                    [f"{_pair(r)}: {charts.seat_name(r['seat'])}" for r in seats.iter_rows(named=True)],
                     seats["delta"].to_numpy() * 100,
                     seats["lo"].to_numpy() * 100,
                     seats["hi"].to_numpy() * 100,
@@ -58,8 +66,8 @@ def add(b: Builder, run: RunTables, other: RunTables, components: pl.DataFrame |
                 "Seat win rates",
                 seats.with_columns(metric=pl.lit("won")),
                 [
-                    ("cell", col("label")),
-                    ("seat", col("seat")),
+                    _CELL,
+                    ("seat", col("seat", charts.seat_name)),
                     ("this run", col("this", pct)),
                     ("other run", col("other", pct)),
                     *DELTA_COLUMNS,
@@ -75,7 +83,7 @@ def add(b: Builder, run: RunTables, other: RunTables, components: pl.DataFrame |
                 "Outcomes",
                 cmp["outcomes"],
                 [
-                    ("cell", col("label")),
+                    _CELL,
                     ("metric", col("metric", lambda v: v.replace("_", " "))),
                     ("this run", lambda r: value(r, "this")),
                     ("other run", lambda r: value(r, "other")),
