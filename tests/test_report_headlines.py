@@ -6,8 +6,8 @@ from __future__ import annotations
 import polars as pl
 
 from septima_sim.analysis import Settings
-from septima_sim.analysis.fairness import DEPENDS, HOLDS, WEAK_ONLY
 from septima_sim.analysis.metrics import seat_balance
+from septima_sim.analysis.skill import DEPENDS, HOLDS, WEAK_ONLY, verdict
 from septima_sim.report.headlines import MAX_HEADLINES, headlines
 from septima_sim.report.names import SeatNames
 from septima_sim.report.sections.seats import SeatTables
@@ -96,3 +96,12 @@ def test_at_most_ten_headlines_the_other_settings_summed_up() -> None:
     assert gaps == sorted(gaps, reverse=True)
     assert found.lines[6].text.startswith("6 more setting(s) in Seat balance (6 unclear)")
     assert all(DEPENDS not in h.text and HOLDS not in h.text for h in found.lines)  # one lineup: nothing to say
+
+
+def test_skill_verdict_from_the_lineups_a_finding_shows_in() -> None:
+    weak = {"all-random"}
+    assert verdict({"all-random": True, "all-balanced": True, "all-search": True}, weak) == HOLDS
+    assert verdict({"all-random": True, "all-balanced": False, "all-search": False}, weak) == WEAK_ONLY
+    assert verdict({"all-random": False, "all-balanced": True, "all-search": False}, weak) == DEPENDS
+    assert verdict({"all-random": False, "all-balanced": False}, weak) == DEPENDS
+    assert verdict({"all-random": True}, weak) is None

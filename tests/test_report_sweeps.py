@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from septima_sim.analysis import Settings
+from septima_sim.analysis.skill import DEPENDS, HOLDS, WEAK_ONLY
 from septima_sim.report import build_report
 from tests.helpers import CHROMIUM, chromium_dom, script
 
@@ -78,6 +79,9 @@ def test_sweep_report_names_override_values_in_html_markdown_and_csv(report) -> 
     assert not any(re.search(r"-x[0-9a-f]{8}", h) for h in report.headlines)
     assert any("suspicion.start=1" in h for h in report.headlines)
     assert any("suspicion.start=2" in h for h in report.headlines)
+    for line in report.headlines:  # two lineups: every flagged finding says how it fares across skill levels
+        if ": flagged" in line:
+            assert line.endswith((HOLDS, DEPENDS, WEAK_ONLY)), line
 
 
 def test_compare_pairs_cells_by_parameters_and_lists_the_rest(report) -> None:  # type: ignore[no-untyped-def]

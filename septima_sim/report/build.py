@@ -10,6 +10,7 @@ from jinja2 import Environment, PackageLoader
 
 from septima_sim import analysis
 from septima_sim.analysis import RunTables, Settings
+from septima_sim.analysis.skill import component_robustness
 from septima_sim.report.examples import Example, component_examples, seat_example, write_examples
 from septima_sim.report.headlines import Findings, headlines
 from septima_sim.report.page import Builder, Report
@@ -59,7 +60,7 @@ def build_report(
     if other is not None:
         compare_section.add(b, run, other, comps)
     methods.add(b, run)
-    findings = headlines(seat_tables, comps, mods, solo_tables)
+    findings = headlines(seat_tables, comps, mods, solo_tables, component_robustness(run, comps, b.settings))
     out = Path(out_dir) if out_dir else run.path / "report"
     links = write_examples(run, _wanted_examples(run, comps, findings), out)
     return _write(out, run, other, b, findings, notice, links)

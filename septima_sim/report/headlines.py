@@ -5,7 +5,7 @@ Order: seat and turn-order balance per setting (a cell without its lineup: playe
 values), flagged first and largest gap first; then components (flagged ones; causal evidence first when the table
 has it); then everything else (module effects, which are not fairness problems and so are neutral, and solo
 difficulty). Seats are named by colour and, with Shapeshifting, by animals. When the run has more than one lineup,
-each seat finding says whether it holds at every skill level (``analysis.fairness.robustness``)."""
+each seat finding says whether it holds at every skill level (``analysis.skill``); so does each flagged component."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from septima_sim.analysis.expansions import title
-from septima_sim.analysis.fairness import robustness
+from septima_sim.analysis.skill import seat_robustness
 from septima_sim.report.fmt import Row, ci_num, ci_pct, pct
 from septima_sim.report.names import setting_phrase
 from septima_sim.report.sections.seats import SeatTables
@@ -58,12 +58,12 @@ def _fairness(s: SeatTables) -> list[tuple[tuple[int, float], Headline]]:
     for _, grp in s.by_setting.group_by(s.keys, maintain_order=True):
         r = grp.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
         who = s.names(r["seat"], r["shapeshifting"])
-        skill = robustness(r, s.lineup_seat, s.keys, s.weak, "seat", tol) if s.lineup_seat is not None else None
+        skill = seat_robustness(r, s.lineup_seat, s.keys, s.weak, "seat", tol) if s.lineup_seat is not None else None
         text = _seat_line(r, who, setting_phrase(r, axes), "the seat furthest from fair", skill)
         example = (int(r["players"]), int(r["seat"]), _cells_of(r, s.keys, s.cells), bool(r["delta"] < 0))
         out.append(((_RANK[r["verdict"]], -abs(r["delta"])), Headline(text, r["verdict"], example)))
     for r in s.order.filter((pl.col("order") == 0) & (pl.col("verdict") == "flagged")).iter_rows(named=True):
-        skill = robustness(r, s.lineup_order, s.keys, s.weak, "order", tol) if s.lineup_order is not None else None
+        skill = seat_robustness(r, s.lineup_order, s.keys, s.weak, "order", tol) if s.lineup_order is not None else None
         text = _seat_line(r, "The start player", setting_phrase(r, axes), "turn order", skill)
         out.append(((0, -abs(r["delta"])), Headline(text, "flagged")))
     return out
@@ -79,9 +79,10 @@ def headlines(
     comps: pl.DataFrame,
     mods: pl.DataFrame,
     solo: dict[str, pl.DataFrame] | None,
+    component_skill: dict[tuple[str, str], str] | None = None,
 ) -> Findings:
     """The findings in order of severity for fairness, at most MAX_HEADLINES (``seats`` is the seat section's
-    SeatTables)."""
+    SeatTables; ``component_skill`` the robustness of flagged components across lineups, ``skill``)."""
     fairness = sorted(_fairness(seats), key=lambda x: x[0])
     lines = [h for _, h in fairness[:MAX_FAIRNESS]]
     rest = [h for _, h in fairness[MAX_FAIRNESS:]]
@@ -89,22 +90,22 @@ def headlines(
         counts = {t: sum(h.tone == t for h in rest) for t in ("flagged", "unclear", "ok")}
         summary = ", ".join(f"{n} {t}" for t, n in counts.items() if n)
         lines.append(Headline(f"{len(rest)} more setting(s) in Seat balance ({summary})", "neutral"))
-    others = _components(comps) + _modules(mods) + _solo(solo)
+    others = _components(comps, component_skill or {}) + _modules(mods) + _solo(solo)
     room = MAX_HEADLINES - len(lines)
     lines += others[:room]
     return Findings(lines, max(0, len(others) - room))
 
 
-def _components(comps: pl.DataFrame) -> list[Headline]:
+def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str]) -> list[Headline]:
     if comps.is_empty():
         return []
     flagged = comps.filter(pl.col("flagged"))
     if "causal" in comps.columns:
         flagged = flagged.sort("causal", descending=True, maintain_order=True)
-    out = [
-        Headline(_component_line(r) + ": flagged", "flagged")
-        for r in flagged.head(MAX_COMPONENTS).iter_rows(named=True)
-    ]
+    out = []
+    for r in flagged.head(MAX_COMPONENTS).iter_rows(named=True):
+        robust = skill.get((r["kind"], r["item"]))
+        out.append(Headline(f"{_component_line(r)}: flagged" + (f"; {robust}" if robust else ""), "flagged"))
     if flagged.is_empty():
         r = comps.row(0, named=True)
         out.append(Headline(f"No component stands out; the largest effect is {_component_line(r)}: ok", "ok"))

@@ -27,6 +27,9 @@ INTERVALS: tuple[tuple[str, str], ...] = (
      "by seed); exact McNemar test for 0/1 outcomes, Wilcoxon signed-rank (normal approximation with tie "
      "correction above 50 pairs) otherwise; Holm-adjusted"),
     ("--compare without shared seeds", "Welch normal 95% interval of the difference of means, z test"),
+    ("skill robustness (runs with several lineups)", "each finding re-estimated per lineup (Wilson interval of "
+     "the seat's win rate; a component's effect on that lineup's games); it shows in a lineup when on the same "
+     "side, at least the tolerance away, the interval excluding fair share / no effect"),
     ("--compare pairing", "delta = this run − the other run; cells paired by players, mode, modules, lineup, Omen "
      "deck and the override values both runs have; games by index and seed within a pair of cells"),
     ("component effect changes (--compare)", "normal interval from both runs' effect standard errors"),

@@ -9,8 +9,9 @@ import polars as pl
 
 from septima_sim.analysis import RunTables
 from septima_sim.analysis.cells import cell_table, with_labels
-from septima_sim.analysis.fairness import by_lineup, setting_balance, setting_keys, weak_lineups
+from septima_sim.analysis.fairness import by_lineup, setting_balance, setting_keys
 from septima_sim.analysis.metrics import seat_balance
+from septima_sim.analysis.skill import weak_lineups
 from septima_sim.engine.config import COLOURS
 from septima_sim.report import charts
 from septima_sim.report.fmt import SEAT_COLUMNS, ci_pct, col, pct, table
