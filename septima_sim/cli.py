@@ -385,7 +385,6 @@ def check(
     if result.exit_code:
         raise typer.Exit(result.exit_code)
 
-
 @app.command(
     epilog="Examples:\n\n  septima-sim ladder --players 2 --policies random,balanced,search:50\n\n"
     "  septima-sim ladder --players 4 --policies random,balanced,cautious,healer --games 400 --shapeshifting\n\n"

@@ -34,13 +34,7 @@ class Played:
 
 
 def experiment(
-    cfg: TuneConfig,
-    *,
-    name: str,
-    games: int,
-    seed: int,
-    overrides: dict[str, Any],
-    shard_size: int | None = None,
+    cfg: TuneConfig, *, name: str, games: int, seed: int, overrides: dict[str, Any], shard_size: int | None = None,
     source: str = "tune",
 ) -> Experiment:
     """The run config of one candidate (``overrides`` empty = the untouched baseline)."""

@@ -117,9 +117,8 @@ def evaluate_trial(
     rungs = cfg.budget.rungs()
     state, value = TrialState.COMPLETE, None
     for games in rungs:
-        exp = evaluate.experiment(
-            cfg, name=f"{cfg.name}-trial-{trial.number}", games=games, seed=cfg.seed, overrides=values
-        )
+        exp = evaluate.experiment(cfg, name=f"{cfg.name}-trial-{trial.number}", games=games, seed=cfg.seed,
+                                  overrides=values)
         played = evaluate.play(exp, run_dir, console)
         measures = targets.measure(cfg.targets, at, played.players, played.games)
         value = targets.objective(cfg.targets, measures)
