@@ -213,7 +213,9 @@ def run(
         if lock is not None:
             lock.release()
     if not quiet:
-        console.print(runner.summary_table(summary))
+        from septima_sim.analysis.run_summary import summary_table
+
+        console.print(summary_table(summary.run_dir, summary.games, summary.errors, summary.rate))
     typer.echo(f"{summary.run_dir}")
     if summary.errors:
         typer.echo(f"{summary.errors} game(s) raised: see {summary.run_dir / 'errors'}", err=True)
@@ -260,13 +262,13 @@ def rules(content: ContentOpt = None) -> None:
 @app.command(
     epilog="Examples:\n\n  septima-sim report runs/default-20260101-120000\n\n"
     "  septima-sim report runs/new --out reports/new --tolerance 1.5\n\n"
-    "  septima-sim report runs/new --compare runs/old        (deltas new vs old, paired where seeds match)"
+    "  septima-sim report runs/new --compare runs/old        (delta = new − old, paired by seed)"
 )
 def report(
     run_dir: Annotated[Path, typer.Argument(help="Run directory written by `septima-sim run`.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Report folder (default: RUN_DIR/report).")] = None,
     compare: Annotated[
-        Path | None, typer.Option("--compare", help="Another run: add its deltas against this one.")
+        Path | None, typer.Option("--compare", help="Another run: deltas this run − that run, cells paired by setting.")
     ] = None,
     tolerance: Annotated[
         float, typer.Option("--tolerance", help="Seat band: fair share ± this many percentage points.")

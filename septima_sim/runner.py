@@ -26,7 +26,6 @@ import polars as pl
 from joblib import Parallel, delayed, parallel_config
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from septima_sim import stopping, store
@@ -240,7 +239,6 @@ class Summary:
     played_now: int
     seconds: float
     backend: str
-    win_rates: pl.DataFrame | None = None
 
     @property
     def rate(self) -> float:
@@ -312,7 +310,7 @@ def execute(
         manifest["status"] = "finished"
         manifest["finished"] = now()
         store.write_json_atomic(run_dir / "manifest.json", manifest)
-    return Summary(run_dir, total, errors, played, time.perf_counter() - t0, backend, win_rates(run_dir))
+    return Summary(run_dir, total, errors, played, time.perf_counter() - t0, backend)
 
 
 def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
@@ -332,36 +330,6 @@ def _stop(stream: Generator[Any, None, None], run_dir: Path, manifest: dict[str,
         manifest["status"] = "interrupted"
         with contextlib.suppress(OSError):  # a full disk may refuse this too; resume rebuilds the manifest
             store.write_json_atomic(run_dir / "manifest.json", manifest)
-
-
-def win_rates(run_dir: Path) -> pl.DataFrame | None:
-    """Win rate by seat per player count (ties count as wins for every tied seat)."""
-    players = store.scan(run_dir, "players")
-    if players is None:
-        return None
-    return (
-        players.group_by("players", "seat")
-        .agg(games=pl.len(), win_rate=pl.col("won").cast(pl.Float64).mean())
-        .sort("players", "seat")
-        .collect()
-    )
-
-
-def summary_table(summary: Summary) -> Table:
-    """The short table printed after a run."""
-    table = Table(title=f"{summary.run_dir}", show_header=True)
-    table.add_column("games")
-    table.add_column("errors")
-    table.add_column("games/s")
-    table.add_column("win rate by seat (players: seat 0, 1, ...)")
-    rates = ""
-    if summary.win_rates is not None and summary.win_rates.height:
-        lines = []
-        for (n,), grp in summary.win_rates.group_by("players", maintain_order=True):
-            lines.append(f"{n}p: " + ", ".join(f"{r:.1%}" for r in grp["win_rate"]))
-        rates = "\n".join(lines)
-    table.add_row(f"{summary.games:,}", f"{summary.errors:,}", f"{summary.rate:,.0f}", rates)
-    return table
 
 
 def replay(run_dir: Path, cell_id: str, index: int) -> tuple[GameConfig, Content, list[Policy], int]:

@@ -189,3 +189,19 @@ def script(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[s
     """Run the installed ``septima-sim`` script: return code, stdout and stderr as text."""
     env = {**os.environ, "COLUMNS": "200"}
     return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's headless Chromium (.ci/run installs it); tests that load a page skip without it."""
+
+
+def chromium_dom(page: Path, profile: Path) -> tuple[str, list[str]]:
+    """Load ``page`` in headless Chromium: (the DOM after load, the console messages and uncaught errors)."""
+    args = [
+        str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", "--dump-dom", page.as_uri(),
+    ]  # fmt: skip
+    out = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout, [line for line in out.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]

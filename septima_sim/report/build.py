@@ -10,8 +10,9 @@ from jinja2 import Environment, PackageLoader
 
 from septima_sim import analysis
 from septima_sim.analysis import RunTables, Settings
-from septima_sim.report.examples import Example, component_examples, seat_examples, write_examples
-from septima_sim.report.headlines import headlines
+from septima_sim.analysis.skill import component_robustness
+from septima_sim.report.examples import Example, component_examples, seat_example, write_examples
+from septima_sim.report.headlines import Findings, headlines
 from septima_sim.report.page import Builder, Report
 from septima_sim.report.sections import (
     actions,
@@ -24,6 +25,7 @@ from septima_sim.report.sections import (
     solo,
     sources,
     suspicion,
+    sweeps,
     trials,
 )
 from septima_sim.report.sections import compare as compare_section
@@ -44,7 +46,8 @@ def build_report(
     run = analysis.open_run(run_dir)
     other = analysis.open_run(compare) if compare is not None else None
     b = Builder(settings)
-    pooled, order, cells = seats.add(b, run)
+    seat_tables = seats.add(b, run)
+    sweeps.add(b, run)
     outcomes.add(b, run)
     sources.add(b, run)
     suspicion.add(b, run)
@@ -55,26 +58,24 @@ def build_report(
     personas.add(b, run)
     solo_tables = solo.add(b, run)
     if other is not None:
-        compare_section.add(b, run, other)
+        compare_section.add(b, run, other, comps)
     methods.add(b, run)
-    lines = headlines(pooled, order, cells, comps, mods, solo_tables)
+    findings = headlines(seat_tables, comps, mods, solo_tables, component_robustness(run, comps, b.settings))
     out = Path(out_dir) if out_dir else run.path / "report"
-    links = write_examples(run, _wanted_examples(run, pooled, comps, lines), out)
-    return _write(out, run, other, b, lines, notice, links)
+    links = write_examples(run, _wanted_examples(run, comps, findings), out)
+    return _write(out, run, other, b, findings, notice, links)
 
 
-def _wanted_examples(
-    run: RunTables, pooled: pl.DataFrame, comps: pl.DataFrame, lines: list[str]
-) -> dict[str, tuple[str, str, int]]:
-    """The example game wanted for each headline line: the seat lines come first, one per player count (in
-    ``pooled``'s order); component lines start with "<kind> <item>:"."""
+def _wanted_examples(run: RunTables, comps: pl.DataFrame, findings: Findings) -> dict[str, tuple[str, str, int]]:
+    """The example game wanted for each headline: a typical game of each seat finding's seat in its setting;
+    component lines start with "<kind> <item>:"."""
     wanted: dict[str, tuple[str, str, int]] = {}
-    seat = seat_examples(run, pooled)
-    for line, players in zip(lines, pooled["players"].unique(maintain_order=True).to_list(), strict=False):
-        if players in seat:
-            wanted[line] = seat[players]
+    for h in findings.lines:
+        example = seat_example(run, *h.seat) if h.seat is not None else None
+        if example is not None:
+            wanted[h.text] = example
     for (kind, item), example in component_examples(run, comps).items():
-        line = next((x for x in lines if x.startswith(f"{kind} {item}:")), None)
+        line = next((h.text for h in findings.lines if h.text.startswith(f"{kind} {item}:")), None)
         if line is not None:
             wanted[line] = example
     return wanted
@@ -85,7 +86,7 @@ def _write(
     run: RunTables,
     other: RunTables | None,
     b: Builder,
-    lines: list[str],
+    findings: Findings,
     notice: str | None,
     links: dict[str, list[Example]],
 ) -> Report:
@@ -112,7 +113,8 @@ def _write(
     context = {
         "title": title,
         "notice": notice,
-        "headlines": lines,
+        "headlines": findings.lines,
+        "more": findings.more,
         "links": links,
         "sections": b.sections,
         "games": run.games_count,
@@ -122,4 +124,4 @@ def _write(
     html.write_text(env.get_template("report.html.j2").render(**context), encoding="utf-8")
     md = out / "summary.md"
     md.write_text(env.get_template("summary.md.j2").render(**context), encoding="utf-8")
-    return Report(out, html, md, chart_paths, csv_paths, lines)
+    return Report(out, html, md, chart_paths, csv_paths, [h.text for h in findings.lines])

@@ -12,6 +12,8 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
+from septima_sim.engine.config import COLOURS
+
 STYLE = "tableau-colorblind10"
 DIVERGING = "PuOr_r"
 """Purple-orange diverging colour map: readable with the common colour-vision deficiencies."""
@@ -48,11 +50,16 @@ def seat_heatmap(seats: pl.DataFrame) -> bytes:
             if not np.isnan(v):
                 dark = abs(grid[i, j]) > 0.6 * limit  # the ends of the diverging map are dark: white text there
                 ax.text(j, i, f"{v:.1f}%", ha="center", va="center", fontsize=8, color="white" if dark else "black")
-        ax.set_xticks(range(width), [f"seat {s}" for s in range(width)])
+        ax.set_xticks(range(width), [seat_name(s) for s in range(width)], fontsize=8)
         ax.set_yticks(range(len(cells)), cells, fontsize=8)
         ax.set_title("Win rate by seat (colour: points above or below fair share)")
         fig.colorbar(im, ax=ax, label="win rate minus fair share (points)")
         return png(fig)
+
+
+def seat_name(seat: int) -> str:
+    """A seat's colour (RULINGS S1) with its number, for legends."""
+    return f"{COLOURS[seat].title()} (seat {seat})" if 0 <= seat < len(COLOURS) else f"seat {seat}"
 
 
 def seat_bars(seats: pl.DataFrame, position: str, label: str) -> bytes:
@@ -67,7 +74,8 @@ def seat_bars(seats: pl.DataFrame, position: str, label: str) -> bytes:
             err = np.vstack([y - sub["lo"].to_numpy() * 100, sub["hi"].to_numpy() * 100 - y])
             ax.bar(x, y, yerr=err, capsize=4, color="C0")
             ax.axhline(100 / n, color="C1", linestyle="--", label="fair share")
-            ax.set_xticks(x, [f"{label} {v}" for v in x], fontsize=8)
+            names = [seat_name(int(v)).split(" (")[0] if position == "seat" else f"{label} {v}" for v in x]
+            ax.set_xticks(x, names, fontsize=8)
             ax.set_title(f"{n} players")
             ax.set_ylim(0, max(100 / n * 1.6, float(np.max(y + err[1])) * 1.1))
         axes[0].set_ylabel("win rate (%)")
@@ -202,4 +210,62 @@ def histogram(values: pl.DataFrame, column: str, title: str, xlabel: str) -> byt
         ax = fig.subplots()
         ax.bar(values[column].to_numpy(), values["games"].to_numpy(), color="C0")
         ax.set(title=title, xlabel=xlabel, ylabel="games")
+        return png(fig)
+
+
+def sweep_response(seats: pl.DataFrame, score: pl.DataFrame, axis: str) -> bytes:
+    """Win rate per seat and winning score against the values of one override axis, one row of panels per player
+    count, with 95% intervals and the fair-share line (values placed in order; text values evenly spaced)."""
+    counts = sorted(seats["players"].unique().to_list())
+    values = score[axis].unique(maintain_order=True).to_list()
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    where = {v: (float(v) if numeric else float(i)) for i, v in enumerate(values)}  # type: ignore[arg-type]
+    with figure(7.5, 0.6 + 2.6 * len(counts)) as fig:
+        axes = fig.subplots(len(counts), 2, squeeze=False)
+        for (left, right), n in zip(axes, counts, strict=True):
+            sub = seats.filter(pl.col("players") == n)
+            for seat in sorted(sub["seat"].unique().to_list()):
+                s = sub.filter(pl.col("seat") == seat)
+                x = np.array([where[v] for v in s[axis].to_list()])
+                y = s["win_rate"].to_numpy() * 100
+                err = np.vstack([y - s["lo"].to_numpy() * 100, s["hi"].to_numpy() * 100 - y])
+                left.errorbar(
+                    x, y, yerr=err, marker="o", markersize=3, capsize=3, color=f"C{seat}", label=seat_name(seat)
+                )
+            left.axhline(100 / n, color="grey", linestyle="--", linewidth=0.8, label="fair share")
+            left.set(title=f"{n} players: win rate by seat", ylabel="win rate (%)")
+            sc = score.filter(pl.col("players") == n)
+            x = np.array([where[v] for v in sc[axis].to_list()])
+            y = sc["mean"].to_numpy()
+            err = np.vstack([y - sc["lo"].to_numpy(), sc["hi"].to_numpy() - y])
+            right.errorbar(x, y, yerr=err, marker="o", markersize=3, capsize=3, color="C0")
+            right.set(title=f"{n} players: winning score", ylabel="points")
+            for ax in (left, right):
+                ax.set_xticks([where[v] for v in values], [str(v) for v in values], fontsize=8)
+                ax.set_xlabel(axis)
+            left.legend(fontsize=7, loc="best")
+        return png(fig)
+
+
+def effect_panels(
+    panels: list[tuple[str, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]], title: str
+) -> bytes:
+    """Effects with 95% intervals, one panel per metric (each on its own axis and unit): (metric axis label,
+    row labels, effect, lo, hi, significant) per panel; significant rows highlighted."""
+    rows = max(len(p[1]) for p in panels)
+    with figure(7.5, 0.9 + (0.25 * rows + 0.7) * len(panels)) as fig:
+        axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+        for ax, (xlabel, labels, effect, lo, hi, flagged) in zip(axes, panels, strict=True):
+            y = np.arange(len(labels))[::-1]
+            for mask, colour, name in ((~flagged, "C0", "not significant"), (flagged, "C1", "significant")):
+                if mask.any():
+                    err = np.vstack([effect[mask] - lo[mask], hi[mask] - effect[mask]])
+                    ax.errorbar(
+                        effect[mask], y[mask], xerr=err, fmt="o", color=colour, markersize=4, capsize=3, label=name
+                    )
+            ax.axvline(0, color="black", linewidth=0.8)
+            ax.set_yticks(y, labels, fontsize=7)
+            ax.set_xlabel(xlabel, fontsize=8)
+        fig.suptitle(title)
+        axes[0].legend(fontsize=7, loc="best")
         return png(fig)

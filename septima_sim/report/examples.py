@@ -1,6 +1,6 @@
 """Example games for the headlines: replay pages written next to ``report.html`` and linked from the findings.
 
-For each seat headline (the seat furthest from fair at a player count): a typical game of that seat's usual outcome
+For each seat headline (the seat furthest from fair in a setting): a typical game of that seat's usual outcome
 (a loss when it wins less than fair, a win when it wins more). For each flagged player-level component: a typical win
 of a player who held it (a loss when the component lowers its holder's win rate). "Typical" is the candidate game with
 the median winning margin (lowest cell and game index on ties), so the page shows neither a fluke nor a blow-out.
@@ -16,6 +16,7 @@ import polars as pl
 from septima_sim.analysis import RunTables
 from septima_sim.analysis.components import KINDS
 from septima_sim.analysis.data import collect
+from septima_sim.engine.config import COLOURS
 
 MAX_COMPONENT_EXAMPLES = 5
 """At most this many component findings get an example game (the report's top flagged rows)."""
@@ -45,22 +46,24 @@ def _typical(candidates: pl.LazyFrame, games: pl.LazyFrame) -> tuple[str, int] |
     return str(row["cell_id"]), int(row["game_index"])
 
 
-def seat_examples(run: RunTables, pooled: pl.DataFrame) -> dict[int, tuple[str, str, int]]:
-    """Per player count: (label, cell, game index) of a typical game of the seat furthest from fair."""
-    found: dict[int, tuple[str, str, int]] = {}
-    for (players,), grp in pooled.group_by("players", maintain_order=True):
-        if int(players) < 2:
-            continue
-        worst = grp.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
-        loses = worst["delta"] < 0
-        candidates = run.players.filter(
-            (pl.col("players") == players) & (pl.col("seat") == worst["seat"]) & (pl.col("won") != loses)
-        )
-        game = _typical(candidates, run.games)
-        if game is not None:
-            label = f"a typical {'loss' if loses else 'win'} of seat {worst['seat']}"
-            found[int(players)] = (label, *game)
-    return found
+def seat_example(
+    run: RunTables, players: int, seat: int, cells: tuple[str, ...], loses: bool
+) -> tuple[str, str, int] | None:
+    """(label, cell, game index) of a typical game of a seat finding: a loss of that seat when it wins less than
+    fair, a win when it wins more, among the games of the finding's cells."""
+    if players < 2:
+        return None
+    candidates = run.players.filter(
+        (pl.col("players") == players)
+        & (pl.col("seat") == seat)
+        & (pl.col("won") != loses)
+        & pl.col("cell_id").is_in(list(cells))
+    )
+    game = _typical(candidates, run.games)
+    if game is None:
+        return None
+    name = f"{COLOURS[seat].title()} (seat {seat})" if seat < len(COLOURS) else f"seat {seat}"
+    return (f"a typical {'loss' if loses else 'win'} of {name}", *game)
 
 
 def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, str], tuple[str, str, int]]:

@@ -41,10 +41,12 @@ def pval(x: float | None) -> str:
     return "n/a" if x is None or x != x else ("<0.001" if x < 0.001 else f"{x:.3f}")
 
 
-def table(title: str, df: pl.DataFrame, columns: list[Column], csv: str | None = None) -> Table:
-    """Format ``df`` row by row with (header, formatter) pairs."""
+def table(
+    title: str, df: pl.DataFrame, columns: list[Column], csv: str | None = None, *, summary: bool = False
+) -> Table:
+    """Format ``df`` row by row with (header, formatter) pairs; ``summary``: shown in summary.md too."""
     rows = [[f(r) for _, f in columns] for r in df.iter_rows(named=True)]
-    return Table(title, [h for h, _ in columns], rows, csv)
+    return Table(title, [h for h, _ in columns], rows, csv, summary)
 
 
 def col(name: str, fmt: Callable[[Any], str] = str) -> Callable[[Row], str]:

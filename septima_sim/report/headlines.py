@@ -1,64 +1,154 @@
-"""Headline findings: plain-language lines, each with its interval, game count and verdict."""
+"""Headline findings that lead: at most ``MAX_HEADLINES`` plain-language lines, each with its interval, game count
+and verdict, ordered by severity for fairness.
+
+Order: seat and turn-order balance per setting (a cell without its lineup: player count, module mix, override
+values), flagged first and largest gap first; then components (flagged ones; causal evidence first when the table
+has it); then everything else (module effects, which are not fairness problems and so are neutral, and solo
+difficulty). Seats are named by colour and, with Shapeshifting, by animals. When the run has more than one lineup,
+each seat finding says whether it holds at every skill level (``analysis.skill``); so does each flagged component."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import polars as pl
 
-from septima_sim.analysis.expansions import MODULES, title
+from septima_sim.analysis.expansions import title
+from septima_sim.analysis.skill import seat_robustness
 from septima_sim.report.fmt import Row, ci_num, ci_pct, pct
+from septima_sim.report.names import setting_phrase
+from septima_sim.report.sections.seats import SeatTables
+
+MAX_HEADLINES = 10
+MAX_FAIRNESS = 6
+"""Seat / turn-order lines shown one by one; the other settings are summed up in one line."""
+MAX_COMPONENTS = 2
+_RANK = {"flagged": 0, "unclear": 1, "ok": 2}
 
 
-def _seat_line(r: Row, who: str, note: str = "") -> str:
-    return (
-        f"{who} wins {ci_pct(r)} at {r['players']} players (fair {pct(r['fair'])}; {r['games']:,} games{note}): "
-        f"{r['verdict']}"
-    )
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """One finding: its text, its tone (flagged / ok / unclear / neutral: the colour it is shown in) and, for a
+    seat finding, what an example game of it must show (player count, seat, the setting's cells, a loss or a
+    win)."""
+
+    text: str
+    tone: str
+    seat: tuple[int, int, tuple[str, ...], bool] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Findings:
+    """The headlines shown, and how many further findings the sections below hold."""
+
+    lines: list[Headline]
+    more: int
+
+
+def _cells_of(r: Row, keys: list[str], cells: pl.DataFrame) -> tuple[str, ...]:
+    rows = cells.filter(*(pl.col(k).eq_missing(r[k]) for k in keys))
+    return tuple(rows["cell_id"].to_list())
+
+
+def _fairness(s: SeatTables) -> list[tuple[tuple[int, float], Headline]]:
+    """One line per setting (the seat furthest from fair) and one per setting whose start player is flagged."""
+    axes = [k for k in s.keys if k not in ("players", "mode", "shapeshifting", "omens", "omen_deck", "solo")]
+    out: list[tuple[tuple[int, float], Headline]] = []
+    tol = s.tolerance
+    for _, grp in s.by_setting.group_by(s.keys, maintain_order=True):
+        r = grp.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
+        who = s.names(r["seat"], r["shapeshifting"])
+        skill = seat_robustness(r, s.lineup_seat, s.keys, s.weak, "seat", tol) if s.lineup_seat is not None else None
+        text = _seat_line(r, who, setting_phrase(r, axes), "the seat furthest from fair", skill)
+        example = (int(r["players"]), int(r["seat"]), _cells_of(r, s.keys, s.cells), bool(r["delta"] < 0))
+        out.append(((_RANK[r["verdict"]], -abs(r["delta"])), Headline(text, r["verdict"], example)))
+    for r in s.order.filter((pl.col("order") == 0) & (pl.col("verdict") == "flagged")).iter_rows(named=True):
+        skill = seat_robustness(r, s.lineup_order, s.keys, s.weak, "order", tol) if s.lineup_order is not None else None
+        text = _seat_line(r, "The start player", setting_phrase(r, axes), "turn order", skill)
+        out.append(((0, -abs(r["delta"])), Headline(text, "flagged")))
+    return out
+
+
+def _seat_line(r: Row, who: str, where: str, note: str, skill: str | None) -> str:
+    line = f"{who} wins {ci_pct(r)} {where} (fair {pct(r['fair'])}; {r['games']:,} games; {note}): {r['verdict']}"
+    return f"{line}; {skill}" if skill and r["verdict"] == "flagged" else line
 
 
 def headlines(
-    pooled: pl.DataFrame,
-    order: pl.DataFrame,
-    cells: pl.DataFrame,
+    seats: SeatTables,
     comps: pl.DataFrame,
     mods: pl.DataFrame,
     solo: dict[str, pl.DataFrame] | None,
-) -> list[str]:
-    """Plain-language findings, each with its interval, game count and verdict."""
-    lines = []
-    for (_,), grp in pooled.group_by("players", maintain_order=True):
-        worst = grp.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
-        lines.append(_seat_line(worst, f"Seat {worst['seat']}", "; the seat furthest from fair"))
-    lines += [_seat_line(r, "The start player") for r in order.filter(pl.col("order") == 0).iter_rows(named=True)]
-    if cells["cell_id"].n_unique() > pooled["players"].n_unique():
-        flagged = cells.filter(pl.col("verdict") == "flagged")
-        lines.append(
-            f"{flagged.height} of {cells.height} seat x cell combinations flagged across "
-            f"{cells['cell_id'].n_unique()} cells (Holm-adjusted; see Seat balance)"
+    component_skill: dict[tuple[str, str], str] | None = None,
+) -> Findings:
+    """The findings in order of severity for fairness, at most MAX_HEADLINES (``seats`` is the seat section's
+    SeatTables; ``component_skill`` the robustness of flagged components across lineups, ``skill``)."""
+    fairness = sorted(_fairness(seats), key=lambda x: x[0])
+    lines = [h for _, h in fairness[:MAX_FAIRNESS]]
+    rest = [h for _, h in fairness[MAX_FAIRNESS:]]
+    if rest:
+        counts = {t: sum(h.tone == t for h in rest) for t in ("flagged", "unclear", "ok")}
+        summary = ", ".join(f"{n} {t}" for t, n in counts.items() if n)
+        lines.append(Headline(f"{len(rest)} more setting(s) in Seat balance ({summary})", "neutral"))
+    others = _components(comps, component_skill or {}) + _modules(mods) + _solo(solo)
+    room = MAX_HEADLINES - len(lines)
+    lines += others[:room]
+    return Findings(lines, max(0, len(others) - room))
+
+
+def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str]) -> list[Headline]:
+    if comps.is_empty():
+        return []
+    flagged = comps.filter(pl.col("flagged"))
+    if "causal" in comps.columns:
+        flagged = flagged.sort("causal", descending=True, maintain_order=True)
+    out = []
+    for r in flagged.head(MAX_COMPONENTS).iter_rows(named=True):
+        robust = skill.get((r["kind"], r["item"]))
+        out.append(Headline(f"{_component_line(r)}: flagged" + (f"; {robust}" if robust else ""), "flagged"))
+    if flagged.is_empty():
+        r = comps.row(0, named=True)
+        out.append(Headline(f"No component stands out; the largest effect is {_component_line(r)}: ok", "ok"))
+    return out
+
+
+def _modules(mods: pl.DataFrame) -> list[Headline]:
+    """One neutral line per module: its effect on the winning score per player count (the interval when one
+    setting was paired, else the range over the paired settings)."""
+    if mods.is_empty():
+        return []
+    out = []
+    score = mods.filter(pl.col("metric") == "winning_score")
+    for (module,), grp in score.group_by("module", maintain_order=True):
+        parts = []
+        for (players,), sub in grp.group_by("players", maintain_order=True):
+            if sub.height == 1:
+                parts.append(f"{ci_num(sub.row(0, named=True), 'delta', sign=True)} at {players}p")
+            else:
+                deltas = sub["delta"].to_list()
+                parts.append(f"{min(deltas):+.1f} to {max(deltas):+.1f} at {players}p ({sub.height} settings)")
+        out.append(
+            Headline(
+                f"{title(str(module))} on vs off (paired by seed): winning score {'; '.join(parts)} points; "
+                f"{int((grp['p_adj'] < 0.05).sum())} of {grp.height} significant (a module effect, not a fairness "
+                "problem; see Modules on vs off)",
+                "neutral",
+            )
         )
-    if not comps.is_empty():
-        top = comps.filter(pl.col("flagged")).head(5)
-        for r in top.iter_rows(named=True):
-            lines.append(_component_line(r) + ": flagged")
-        if top.is_empty():
-            r = comps.row(0, named=True)
-            lines.append(f"No component stands out; the largest effect is {_component_line(r)}: ok")
-    if not mods.is_empty():
-        for r in mods.filter(pl.col("metric") == "winning_score").iter_rows(named=True):
-            verdict = "changed" if r["p_adj"] < 0.05 else "no clear change"
-            other = next(m.title for m in MODULES if m.axis != r["module"])
-            state = r["other_module_on"]
-            context = "" if state is None else f" (with {other} {'on' if state else 'off'})"
-            lines.append(
-                f"{title(r['module'])} on vs off at {r['players']} players{context}: winning score "
-                f"{ci_num(r, 'delta', sign=True)} points (paired, {int(r['pairs']):,} seeds): {verdict}"
-            )
-    if solo is not None:
-        for r in solo["win"].iter_rows(named=True):
-            lines.append(
-                f"Solo ({r['cell_id']}): the player beats the Widow in {ci_pct(r, 'rate')} of "
-                f"{r['games']:,} games: {r['verdict']}"
-            )
-    return lines
+    return out
+
+
+def _solo(solo: dict[str, pl.DataFrame] | None) -> list[Headline]:
+    if solo is None:
+        return []
+    return [
+        Headline(
+            f"Solo ({r.get('label') or r['cell_id']}): the player beats the Widow in {ci_pct(r, 'rate')} of "
+            f"{r['games']:,} games: {r['verdict']}",
+            "flagged" if str(r["verdict"]).startswith("too") else ("ok" if r["verdict"] == "ok" else "unclear"),
+        )
+        for r in solo["win"].iter_rows(named=True)
+    ]
 
 
 def _component_line(r: Row) -> str:

@@ -19,6 +19,8 @@ class Table:
     headers: list[str]
     rows: list[list[str]]
     csv: str | None = None
+    summary: bool = False
+    """Shown in ``summary.md`` too (else a section's first table is)."""
 
 
 @dataclass(slots=True)

@@ -1,4 +1,5 @@
-"""Comparison with another run: seat, outcome, source and component deltas."""
+"""Comparison with another run: seat, outcome, source and component deltas (this run minus the other run), the
+cells paired by their parameters and the cells that had no counterpart."""
 
 from __future__ import annotations
 
@@ -7,32 +8,55 @@ import polars as pl
 from septima_sim import analysis
 from septima_sim.analysis import RunTables
 from septima_sim.report import charts
-from septima_sim.report.fmt import DELTA_COLUMNS, ci_num, col, pct, pval, table, value
+from septima_sim.report.fmt import DELTA_COLUMNS, Row, ci_num, col, pct, pval, table, value
 from septima_sim.report.page import Builder, Chart
 
+_PAIRED = ("paired", col("paired", lambda v: "yes" if v else "no (Welch)"))
 
-def add(b: Builder, run: RunTables, other: RunTables) -> None:
-    cmp = analysis.compare_runs(run, other, b.settings)
+
+def _pair(r: Row) -> str:
+    """The pair of cells a row compares: one label when both runs' cells read the same."""
+    return r["label"] if r["label"] == r["other_label"] else f"{r['label']} vs {r['other_label']}"
+
+
+_CELL = ("cells", _pair)
+
+
+def add(b: Builder, run: RunTables, other: RunTables, components: pl.DataFrame | None = None) -> None:
+    """``components``: this run's component_impact table when the report already has it (computed once)."""
+    cmp = analysis.compare_runs(run, other, b.settings, components)
     sec = b.section(
         "compare",
         f"Compared with {other.path.name}",
-        f"Deltas are {other.path.name} minus "
-        f"{run.path.name}. Games with the same cell, index and seed are paired (McNemar / Wilcoxon, "
-        "t intervals of the per-game differences); otherwise independent (Welch). Holm-adjusted p-values.",
+        f"delta = this run ({run.path.name}) − the other run ({other.path.name}), in every table and chart below. "
+        "Cells are paired by their parameters (players, mode, modules, lineup, Omen deck, and the override values "
+        "both runs have); within a pair, games with the same index and seed are paired (McNemar / Wilcoxon, "
+        "t intervals of the per-game differences), otherwise the cells are compared as independent groups "
+        "(Welch). Holm-adjusted p-values. Cells without a counterpart are listed at the end.",
     )
+    pairs = cmp["pairs"]
+    if pairs.height:
+        sec.tables.append(
+            table(
+                "Cells compared",
+                pairs,
+                [("this run", col("label")), ("the other run", col("other_label"))],
+                b.data("compare_pairs", pairs),
+            )
+        )
     seats = cmp["seats"]
     if not seats.is_empty():
         sec.charts.append(
             Chart(
-                "Seat win-rate deltas",
+                "Seat win-rate deltas (this run − the other run)",
                 "compare_seats.png",
                 charts.forest(
-                    [f"{c} seat {s}" for c, s in seats.select("cell_id", "seat").iter_rows()],
+                    [f"{_pair(r)}: {charts.seat_name(r['seat'])}" for r in seats.iter_rows(named=True)],
                     seats["delta"].to_numpy() * 100,
                     seats["lo"].to_numpy() * 100,
                     seats["hi"].to_numpy() * 100,
                     seats["p_adj"].to_numpy() < b.settings.alpha,
-                    "Win rate change by cell and seat",
+                    "Win rate, this run − the other run, by cell and seat",
                     "percentage points",
                 ),
             )
@@ -42,14 +66,15 @@ def add(b: Builder, run: RunTables, other: RunTables) -> None:
                 "Seat win rates",
                 seats.with_columns(metric=pl.lit("won")),
                 [
-                    ("cell", col("cell_id")),
-                    ("seat", col("seat")),
-                    ("this", col("this", pct)),
-                    ("other", col("other", pct)),
+                    _CELL,
+                    ("seat", col("seat", charts.seat_name)),
+                    ("this run", col("this", pct)),
+                    ("other run", col("other", pct)),
                     *DELTA_COLUMNS,
-                    ("paired", col("paired", lambda v: "yes" if v else "no")),
+                    _PAIRED,
                 ],
                 b.data("compare_seats", seats),
+                summary=True,
             )
         )
     if not cmp["outcomes"].is_empty():
@@ -58,12 +83,12 @@ def add(b: Builder, run: RunTables, other: RunTables) -> None:
                 "Outcomes",
                 cmp["outcomes"],
                 [
-                    ("cell", col("cell_id")),
+                    _CELL,
                     ("metric", col("metric", lambda v: v.replace("_", " "))),
-                    ("this", lambda r: value(r, "this")),
-                    ("other", lambda r: value(r, "other")),
+                    ("this run", lambda r: value(r, "this")),
+                    ("other run", lambda r: value(r, "other")),
                     *DELTA_COLUMNS,
-                    ("paired", col("paired", lambda v: "yes" if v else "no")),
+                    _PAIRED,
                 ],
                 b.data("compare_outcomes", cmp["outcomes"]),
             )
@@ -91,3 +116,13 @@ def add(b: Builder, run: RunTables, other: RunTables) -> None:
             )
         )
         b.data("compare_components", cmp["components"])
+    unpaired = cmp["unpaired"]
+    sec.tables.append(
+        table(
+            f"Cells without a counterpart ({unpaired.height}; not compared)",
+            unpaired,
+            [("run", col("run")), ("cell", col("label")), ("games", col("games", "{:,}".format))],
+            b.data("compare_unpaired", unpaired),
+            summary=True,
+        )
+    )

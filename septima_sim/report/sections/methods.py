@@ -8,6 +8,7 @@ import polars as pl
 
 from septima_sim import __version__
 from septima_sim.analysis import RunTables
+from septima_sim.analysis.cells import cell_table
 from septima_sim.analysis.data import collect
 from septima_sim.content import ContentError, load_content
 from septima_sim.report.fmt import col, table
@@ -26,6 +27,11 @@ INTERVALS: tuple[tuple[str, str], ...] = (
      "by seed); exact McNemar test for 0/1 outcomes, Wilcoxon signed-rank (normal approximation with tie "
      "correction above 50 pairs) otherwise; Holm-adjusted"),
     ("--compare without shared seeds", "Welch normal 95% interval of the difference of means, z test"),
+    ("skill robustness (runs with several lineups)", "each finding re-estimated per lineup (Wilson interval of "
+     "the seat's win rate; a component's effect on that lineup's games); it shows in a lineup when on the same "
+     "side, at least the tolerance away, the interval excluding fair share / no effect"),
+    ("--compare pairing", "delta = this run − the other run; cells paired by players, mode, modules, lineup, Omen "
+     "deck and the override values both runs have; games by index and seed within a pair of cells"),
     ("component effect changes (--compare)", "normal interval from both runs' effect standard errors"),
 )  # fmt: skip
 """Which interval each number of the report uses (the methods appendix prints this table)."""
@@ -39,7 +45,7 @@ def add(b: Builder, run: RunTables) -> None:
     m = run.manifest
     cfg = m.get("config", {})
     sec = b.section("methods", "Methods", "How these numbers were made, so any of them can be reproduced.")
-    games = collect(run.games.group_by("cell_id", "players").agg(games=pl.len()).sort("cell_id"))
+    games = cell_table(run)
     player_rows = collect(run.players.select(pl.len())).item()
     policies = collect(run.players.select(pl.col("policy").unique().sort()))["policy"].to_list()
     facts = [
@@ -79,7 +85,7 @@ def add(b: Builder, run: RunTables) -> None:
         table(
             "Games per cell",
             games,
-            [("cell", col("cell_id")), ("players", col("players")), ("games", col("games", "{:,}".format))],
+            [("cell", col("label")), ("cell id (on disk)", col("cell_id")), ("games", col("games", "{:,}".format))],
             b.data("games", games),
         )
     )

@@ -6,6 +6,7 @@ import polars as pl
 
 from septima_sim import analysis
 from septima_sim.analysis import RunTables
+from septima_sim.analysis.expansions import title
 from septima_sim.report import charts
 from septima_sim.report.fmt import DELTA_COLUMNS, RATE_METRICS, col, table, value
 from septima_sim.report.page import Builder, Chart
@@ -23,23 +24,7 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
         "Intervals: t intervals of the mean paired difference; p: McNemar (0/1 outcomes) or Wilcoxon "
         "signed-rank, Holm-adjusted. Rates in percentage points.",
     )
-    labels = [f"{m} {n}p: {x.replace('_', ' ')}" for m, n, x in mods.select("module", "players", "metric").iter_rows()]
-    scale = mods["metric"].is_in(list(RATE_METRICS)).cast(pl.Float64).to_numpy() * 99 + 1
-    sec.charts.append(
-        Chart(
-            "Module effects",
-            "modules.png",
-            charts.forest(
-                labels,
-                mods["delta"].to_numpy() * scale,
-                mods["lo"].to_numpy() * scale,
-                mods["hi"].to_numpy() * scale,
-                mods["p_adj"].to_numpy() < b.settings.alpha,
-                "Module on minus off (paired by seed)",
-                "difference (points; rates in percentage points)",
-            ),
-        )
-    )
+    sec.charts.append(Chart("Module effects", "modules.png", _chart(mods, b.settings.alpha)))
     sec.tables.append(
         table(
             "Paired comparisons",
@@ -58,3 +43,34 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
         )
     )
     return mods
+
+
+def _chart(mods: pl.DataFrame, alpha: float) -> bytes:
+    """One panel per metric (points, decisions and rates each on their own axis); rows named by module, player
+    count and the setting that makes them distinct."""
+    panels = []
+    for (metric,), grp in mods.group_by("metric", maintain_order=True):
+        scale = 100.0 if metric in RATE_METRICS else 1.0
+        unit = "percentage points" if metric in RATE_METRICS else ("decisions" if metric == "decisions" else "points")
+        labels = [
+            f"{title(m)} {n}p ({s})" if s else f"{title(m)} {n}p"
+            for m, n, s in zip(grp["module"], grp["players"], _distinct(grp["setting"].to_list()), strict=True)
+        ]
+        panels.append(
+            (
+                f"{str(metric).replace('_', ' ')}: on minus off ({unit})",
+                labels,
+                grp["delta"].to_numpy() * scale,
+                grp["lo"].to_numpy() * scale,
+                grp["hi"].to_numpy() * scale,
+                grp["p_adj"].to_numpy() < alpha,
+            )
+        )
+    return charts.effect_panels(panels, "Module on minus off (paired by seed)")
+
+
+def _distinct(settings: list[str]) -> list[str]:
+    """Each setting ("k=v, k=v") without the parts every row shares, so labels name only what tells rows apart."""
+    parts = [s.split(", ") if s else [] for s in settings]
+    common = set.intersection(*(set(p) for p in parts)) if parts else set()
+    return [", ".join(x for x in p if x not in common) for p in parts]

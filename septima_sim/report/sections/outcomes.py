@@ -6,6 +6,7 @@ import polars as pl
 
 from septima_sim import analysis
 from septima_sim.analysis import RunTables
+from septima_sim.analysis.cells import cell_table, with_labels
 from septima_sim.analysis.data import collect_all
 from septima_sim.report import charts
 from septima_sim.report.fmt import by_metric, col, table
@@ -28,16 +29,18 @@ def add(b: Builder, run: RunTables) -> None:
         )
     )
     metrics, pivot = by_metric(out, ["cell_id", "players", "n"])
+    cells = cell_table(run)
+    pivot = with_labels(pivot, cells)
     sec.tables.append(
         table(
             "Per cell",
             pivot,
             [
-                ("cell", col("cell_id")),
+                ("cell", col("label")),
                 ("games", col("n", lambda v: f"{v:,}")),
                 *[(m.replace("_", " "), col(m)) for m in metrics],
             ],
-            b.data("outcomes", out),
+            b.data("outcomes", with_labels(out, cells)),
         )
     )
 

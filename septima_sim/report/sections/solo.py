@@ -6,6 +6,7 @@ import polars as pl
 
 from septima_sim import analysis
 from septima_sim.analysis import RunTables
+from septima_sim.analysis.cells import cell_table, with_labels
 from septima_sim.analysis.data import collect
 from septima_sim.report import charts
 from septima_sim.report.fmt import ci_pct, col, pct, table
@@ -16,6 +17,7 @@ def add(b: Builder, run: RunTables) -> dict[str, pl.DataFrame] | None:
     if not collect(run.games.select(pl.col("solo").any())).item():
         return None
     solo = analysis.solo_summary(run.games, b.settings)
+    solo["win"] = with_labels(solo["win"], cell_table(run))
     lo, hi = b.settings.solo_band
     sec = b.section(
         "solo",
@@ -35,7 +37,7 @@ def add(b: Builder, run: RunTables) -> dict[str, pl.DataFrame] | None:
             "Win rate",
             solo["win"],
             [
-                ("cell", col("cell_id")),
+                ("cell", col("label")),
                 ("games", col("games", "{:,}".format)),
                 ("win rate", lambda r: ci_pct(r, "rate")),
                 ("verdict", col("verdict")),
