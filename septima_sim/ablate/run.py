@@ -168,13 +168,12 @@ def _experiment(plan: Plan, content: Path | None, games: int, shard_size: int) -
     return build(data, plan.source)
 
 
-def _finished_games(run_dir: Path) -> int:
-    """Games per cell of a run directory that finished (0 when absent or unfinished)."""
+def _configured_games(run_dir: Path) -> int:
+    """Games per cell a run directory was last asked to hold (0 when there is none yet)."""
     try:
-        manifest = store.read_manifest(run_dir)
-    except store.RunDirError:
+        return int(store.read_manifest(run_dir)["config"]["games_per_cell"])
+    except (store.RunDirError, KeyError, TypeError, ValueError):
         return 0
-    return int(manifest["config"]["games_per_cell"]) if manifest.get("status") == "finished" else 0
 
 
 def _games_on_disk(run_dir: Path) -> int:
@@ -212,8 +211,10 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
         progress.update(bar, advance=out.games)
 
     def grow(content: Path | None, run_dir: Path, games: int) -> None:
-        if _finished_games(run_dir) < games:
-            play_into(_experiment(plan, content, games, sched.shard_size), run_dir, console, on_shard=advance)
+        """Play the run up to ``games`` per cell (never shrinking one a resumed ablation grew further); missing or
+        damaged shards are replayed by the runner, whole ones kept."""
+        games = max(games, _configured_games(run_dir))
+        play_into(_experiment(plan, content, games, sched.shard_size), run_dir, console, on_shard=advance)
 
     try:
         with runner.parallel_backend("local", jobs, None), progress:
