@@ -208,3 +208,32 @@ def test_the_schedule_has_three_stages_of_whole_shards() -> None:
         s = schedule(games)
         assert s.stages[-1] >= games and s.stages[-1] - games < 16
         assert all(stage % s.shard_size == 0 for stage in s.stages) and len(s.stages) == 3
+
+
+# --------------------------------------------------------------------------------------------- tune's component target
+def test_tune_component_target_prefers_values_that_bring_the_planted_witch_into_the_band(tmp_path: Path) -> None:
+    pack = planted_pack(tmp_path)
+    amounts = (40, 2)
+    tune = {
+        "name": "aylana", "seed": 3, "content": str(pack),
+        "base": {"players": 2, "lineup": "all-random"},
+        "space": {"witches.aylana.effects": {"choices": [[{"effect": "wisdom", "amount": a}] for a in amounts]}},
+        "targets": {"component": {"kind": "witch", "id": STRONG, "band": 10.0}},
+        "budget": {"trials": 2, "games": 96, "confirm_games": 160, "confirm_top": 2, "sampler": "random",
+                   "pruner": "none"},
+    }
+    import tomli_w
+
+    (tmp_path / "t.toml").write_text(tomli_w.dumps(tune))
+    done = cli("tune", "t.toml", "--jobs", "2", "--out", "out", "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    trials = pl.read_csv(tmp_path / "out" / "trials.csv")
+    loss = {json.loads(v)[0]["amount"]: x for v, x in trials.select("witches.aylana.effects", "loss_component")
+            .iter_rows()}
+    assert set(loss) == set(amounts) and loss[40] > max(1.0, loss[2])  # +40 Wisdom per Remember: outside the band
+    best = tomllib.loads((tmp_path / "out" / "best.toml").read_text())
+    assert best["overrides"]["witches.aylana.effects"][0][0]["amount"] == 2
+    row = pl.read_csv(tmp_path / "out" / "confirmation.csv").row(0, named=True)
+    assert row["target"] == "component" and row["baseline"] > row["ci_high"]
+    assert (tmp_path / "out" / "without" / f"witch-{STRONG}").is_dir()
+    assert (tmp_path / "out" / "trials" / "0000-without" / "manifest.json").is_file()

@@ -87,8 +87,9 @@ def _stats(a: np.ndarray, b: np.ndarray, *, binary: bool, scale: float = 1.0) ->
     }
 
 
-def effects(kind: Kind, ident: str, base: Frames, without: Frames) -> list[Effect]:
-    """The component's effect in every cell where it was in play in the unchanged game and has pairs."""
+def effects(kind: Kind, ident: str, base: Frames, without: Frames, by: str = "cell_id") -> list[Effect]:
+    """The component's effect in every cell where it was in play in the unchanged game and has pairs (``by =
+    "players"``: the cells of each player count pooled, for a target judged per player count)."""
     if base.players.is_empty() or without.players.is_empty():
         return []
     if kind.game_level:
@@ -106,7 +107,8 @@ def effects(kind: Kind, ident: str, base: Frames, without: Frames) -> list[Effec
             without.players.select(*SEAT_KEYS, won_a="won", w_a="wisdom"), on=SEAT_KEYS
         )
     out = []
-    for (cell,), grp in pairs.sort(SEAT_KEYS if not kind.game_level else KEYS).group_by("cell_id", maintain_order=True):
+    order = SEAT_KEYS if not kind.game_level else KEYS
+    for (cell,), grp in pairs.sort(*dict.fromkeys((by, *order))).group_by(by, maintain_order=True):
         if grp.height < 2:
             continue
         wisdom = _stats(grp["w_a"].to_numpy(), grp["w_b"].to_numpy(), binary=False)

@@ -34,9 +34,10 @@ class Played:
 
 def experiment(
     cfg: TuneConfig, *, name: str, games: int, seed: int, overrides: dict[str, Any], shard_size: int | None = None,
-    source: str = "tune",
+    source: str = "tune", content: str | None = None,
 ) -> Experiment:
-    """The run config of one candidate (``overrides`` empty = the untouched baseline)."""
+    """The run config of one candidate (``overrides`` empty = the untouched baseline; ``content`` another pack, e.g.
+    the component target's pack without the component)."""
     data: dict[str, Any] = {
         "name": name,
         "games_per_cell": games,
@@ -46,8 +47,8 @@ def experiment(
         "lineups": cfg.lineups,
         "overrides": {path: [value] for path, value in overrides.items()},
     }
-    if cfg.content is not None:
-        data["content"] = cfg.content
+    if content or cfg.content is not None:
+        data["content"] = content or cfg.content
     try:
         return build(data, source)
     except ExperimentError as exc:
