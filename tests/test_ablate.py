@@ -5,6 +5,7 @@ and bad input (one line, exit 2, nothing written)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -132,13 +133,8 @@ def test_resume_replays_only_what_is_missing_and_gives_the_same_effects(planted:
     ("args", "message"),
     [
         (["--kinds", "wizard"], "unknown kind 'wizard'"),
-        (["--kinds", ""], "give at least one of"),
         (["--games", "0"], "--games must be between 1"),
-        (["--tolerance", "0"], "--tolerance must be between 0 and 100"),
-        (["--only", "nobody"], "--only: no witch/spell 'nobody'"),
         (["--kinds", "animal"], "no component of the chosen kinds is in play"),
-        (["--resume"], "--resume needs --out DIR"),
-        (["--jobs", "0"], "--jobs must be"),
         (["--bogus"], "No such option"),
     ],
 )
@@ -152,14 +148,39 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args: l
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plant.toml"]
 
 
-def test_an_existing_folder_or_other_settings_are_refused(planted: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"kinds": ""}, "give at least one of"),
+        ({"tolerance": 0.0}, "--tolerance must be between 0 and 100"),
+        ({"only": ["nobody"]}, "--only: no witch/spell 'nobody'"),
+        ({"resume": True, "out": None}, "--resume needs --out DIR"),
+        ({"resume": True}, "not an ablation folder"),
+    ],
+)
+def test_bad_options_are_refused_before_anything_is_written(
+    tmp_path: Path, changes: dict[str, object], message: str
+) -> None:
+    from septima_sim.ablate import AblateError, parse_kinds, prepare
+
+    (tmp_path / "plant.toml").write_text(CONFIG.replace('content = "pack"\n', ""))
+    options: dict[str, object] = {"kinds": "witch,spell", "games": 100, "seed": None, "tolerance": 5.0,
+                                  "out": tmp_path / "out", "resume": False, "only": None, **changes}
+    with pytest.raises(AblateError, match=re.escape(message)):
+        kinds = parse_kinds(str(options.pop("kinds")))
+        prepare(tmp_path / "plant.toml", kinds=kinds, **options)  # type: ignore[arg-type]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plant.toml"]
+
+
+def test_an_existing_folder_or_other_settings_are_refused(planted: Path) -> None:
+    from septima_sim.ablate import AblateError, parse_kinds, prepare
+
     done = cli(*ablate_args(planted / "abl"), cwd=planted)
     assert done.returncode == 2 and "exists (continue an ablation with --resume)" in done.stderr
-    other = [a if a != "200" else "300" for a in ablate_args(planted / "abl", "--resume")]
-    done = cli(*other, cwd=planted)
-    assert done.returncode == 2 and "with other settings" in done.stderr
-    done = cli("ablate", tmp_path / "missing.toml", "--out", tmp_path / "out")
-    assert done.returncode == 2 and "no such config file" in done.stderr and not (tmp_path / "out").exists()
+    assert len(done.stderr.strip().splitlines()) == 1
+    with pytest.raises(AblateError, match="with other settings"):
+        prepare(planted / "plant.toml", kinds=parse_kinds("witch,spell"), games=300, seed=None, tolerance=5.0,
+                out=planted / "abl", resume=True, only=[STRONG, INERT, *CONTROLS])
 
 
 # --------------------------------------------------------------------------------------------- units

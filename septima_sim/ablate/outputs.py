@@ -28,7 +28,8 @@ def _nan(x: float | None) -> float | None:
 
 def effects_frame(outcomes: list[Outcome], tolerance: float, settings: Settings) -> pl.DataFrame:
     """``ablation.csv``'s rows, largest holder effect first (shared components after, by Wisdom)."""
-    rows = []
+    rows: list[dict[str, object]] = []
+    pvalues: list[float] = []
     for o in outcomes:
         for e in o.effects:
             prim = e.primary
@@ -42,13 +43,13 @@ def effects_frame(outcomes: list[Outcome], tolerance: float, settings: Settings)
                 "ci_low": _nan(prim["lo"]),
                 "ci_high": _nan(prim["hi"]),
                 "effect_wisdom": _nan(e.wisdom["delta"]),
-                "_p": prim["p"] if math.isfinite(prim["p"]) else 1.0,
                 "_tol": tolerance if e.win else settings.wisdom_tolerance,
                 "_eff": prim["delta"],
             })
+            pvalues.append(prim["p"] if math.isfinite(prim["p"]) else 1.0)
     if not rows:
         return pl.DataFrame(schema=dict.fromkeys(COLUMNS, pl.String))
-    frame = pl.DataFrame(rows).with_columns(p_adj=pl.Series(holm([r["_p"] for r in rows]), dtype=pl.Float64))
+    frame = pl.DataFrame(rows).with_columns(p_adj=pl.Series(holm(pvalues), dtype=pl.Float64))
     frame = frame.with_columns(
         flagged=(pl.col("p_adj") < settings.alpha) & (pl.col("_eff").abs() >= pl.col("_tol")),
         _size=pl.col("effect_win_points").abs().fill_null(-1.0),

@@ -218,7 +218,8 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
 
     try:
         with runner.parallel_backend("local", jobs, None), progress:
-            bar = progress.add_task("", total=len(dirs) * plan.cells * last,
+            planned = len(dirs) * plan.cells * last
+            bar = progress.add_task("", total=planned,
                                     completed=sum(_games_on_disk(d) for d in dirs))
             for i, games in enumerate(stages):
                 if not active:
@@ -237,7 +238,8 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
                     status = f"{verdict} at {games:,} games" if verdict else "budget spent"
                     outcomes[c.label] = Outcome(c, games, status, found, effects.detail(base, without))
                     active.remove(c)
-                    progress.update(bar, total=progress.tasks[0].total - plan.cells * (last - games))
+                    planned -= plan.cells * (last - games)
+                    progress.update(bar, total=planned)
     except (KeyboardInterrupt, runner.RunInterrupted) as exc:
         code = exc.exit_code if isinstance(exc, runner.RunInterrupted) else stopping.exit_code(exc)
         raise AblateInterrupted("interrupted; continue with the same command and --resume", code) from None
