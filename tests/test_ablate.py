@@ -184,6 +184,17 @@ def test_an_existing_folder_or_other_settings_are_refused(planted: Path) -> None
 
 
 # --------------------------------------------------------------------------------------------- units
+def test_a_component_the_configs_overrides_need_is_listed_as_not_removable(tmp_path: Path) -> None:
+    from septima_sim.ablate import parse_kinds, prepare
+
+    overrides = '[overrides]\n"witches.tommy.name" = ["Tom"]\n'
+    (tmp_path / "ov.toml").write_text(CONFIG.replace('content = "pack"\n', "") + overrides)
+    plan = prepare(tmp_path / "ov.toml", kinds=parse_kinds("witch"), games=16, seed=None, tolerance=5.0,
+                   out=tmp_path / "out", resume=False, only=["tommy", "aylana"])
+    problems = {c.id: c.problem for c in plan.components}
+    assert problems["aylana"] is None and "not removable with this config" in str(problems["tommy"])
+
+
 def test_every_component_of_the_built_in_pack_can_be_removed_and_the_variant_validates(tmp_path: Path) -> None:
     for kind in KINDS.values():
         ids = components(kind, None)

@@ -77,11 +77,12 @@ def _stats(a: np.ndarray, b: np.ndarray, *, binary: bool, scale: float = 1.0) ->
     out = paired(a, b, binary=binary)
     d = (b.astype(float) - a.astype(float)) * scale
     var = float(d.var(ddof=1)) if d.size > 1 else math.nan
+    bound = scale if binary else math.inf  # a difference of 0/1 outcomes lies in [-1, 1]
     return {
         "n": out["n_a"],
         "delta": out["delta"] * scale,
-        "lo": out["lo"] * scale,
-        "hi": out["hi"] * scale,
+        "lo": max(-bound, out["lo"] * scale),
+        "hi": min(bound, out["hi"] * scale),
         "p": out["p"],
         "var": var,
     }

@@ -30,7 +30,7 @@ from septima_sim.ablate.grow import play_into
 from septima_sim.ablate.kinds import Kind
 from septima_sim.ablate.variant import NotRemovable, components, provenance, write_variant
 from septima_sim.analysis import Settings
-from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, build, load_experiment
+from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
 
 RESOLVED = "ablate.toml"
 DEFAULT_TOLERANCE = 5.0
@@ -154,18 +154,26 @@ def prepare(
         try:
             if not (dest / kind.file).is_file():
                 write_variant(exp.content_dir, kind, ident, dest)
+            _build(exp.resolved(), str(config), dest, 1, 1)  # the config's overrides must apply to the variant
             comps.append(Component(kind, ident, tag, dest))
         except NotRemovable as exc:
             comps.append(Component(kind, ident, tag, None, f"not removable: {exc}"))
+        except ExperimentError as exc:
+            comps.append(Component(kind, ident, tag, None, f"not removable with this config: {exc}"))
     return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps)
 
 
-def _experiment(plan: Plan, content: Path | None, games: int, shard_size: int) -> Experiment:
-    data = dict(plan.config)
+def _build(config: dict[str, Any], source: str, content: Path | None, games: int, shard_size: int) -> Experiment:
+    """The experiment of one arm: the config with its games, shard size and (for a variant) content pack."""
+    data = dict(config)
     data.update(games_per_cell=games, shard_size=shard_size)
     if content is not None:
         data["content"] = str(content.resolve())
-    return build(data, plan.source)
+    return build(data, source)
+
+
+def _experiment(plan: Plan, content: Path | None, games: int, shard_size: int) -> Experiment:
+    return _build(plan.config, plan.source, content, games, shard_size)
 
 
 def _configured_games(run_dir: Path) -> int:

@@ -24,7 +24,7 @@ def note(kind: str, provenance: str) -> str:
     if provenance == "assumed":
         parts.append("assumed content")
     if kind == "animal":
-        parts.append("tied to its seat's colour: the effect is that seat's")
+        parts.append("tied to seat colour: measured on the seat of its colour")
     return "; ".join(parts)
 
 

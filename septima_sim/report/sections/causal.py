@@ -37,11 +37,11 @@ def parts(b: Builder, run: RunTables) -> Causal | None:
         f"folder {folder.name}). Effect = with minus without, for the seat that holds it in this run (buildings "
         "and Omens: every seat's Wisdom), Holm-adjusted; animals are tied to their seat's colour.",
     )
+    out.tables.append(Table("Largest causal effects", ["finding"], [[line] for line in page.lines(frame)]))
     out.tables.append(
         Table("Causal effects (ablation), largest first", page.HEADERS, page.rows(frame),
               b.data("causal_effects", frame))
     )
-    out.tables.append(Table("Largest causal effects", ["finding"], [[line] for line in page.lines(frame)]))
     uri = page.chart(frame)
     if uri is not None:
         data = base64.b64decode(uri.split(",", 1)[1])

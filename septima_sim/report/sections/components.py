@@ -23,20 +23,17 @@ NAMESPACES = {
 """The content namespace of each component kind of ``analysis.component_impact``."""
 
 
-def _provenance(run: RunTables, kind: str, item: str) -> str:
-    """The provenance tag of a component of the run's content pack ('' when unknown)."""
-    content = run.manifest.get("config", {}).get("content")
+def _provenances(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
+    """The provenance tag of each (kind, item) in the run's content pack ('' when unknown)."""
     try:
-        tree = content_tree(content)
+        tree = content_tree(run.manifest.get("config", {}).get("content"))
     except ContentError:  # a pack moved or deleted since the run: no tag rather than no report
-        return ""
-    ns = tree.get(NAMESPACES.get(kind, ""), {})
-    if kind == "omen half":
-        card, _, half = item.rpartition(".")
-        entry = ns.get(card, {}).get(half, {}) if isinstance(ns.get(card), dict) else {}
-    else:
-        entry = ns.get(item, {})
-    return str(entry.get("provenance", "")) if isinstance(entry, dict) else ""
+        return [""] * len(items)
+    out = []
+    for kind, item in items:
+        entry = tree.get(NAMESPACES.get(kind, ""), {}).get(item, {})
+        out.append(str(entry.get("provenance", "")) if isinstance(entry, dict) else "")
+    return out
 
 
 def _with_note(value: str, r: Row) -> str:
@@ -50,7 +47,8 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
         return comps
     s = b.settings
     if not comps.is_empty():
-        notes = [note(k, _provenance(run, k, i)) for k, i in comps.select("kind", "item").iter_rows()]
+        items = list(comps.select("kind", "item").iter_rows())
+        notes = [note(k, tag) for (k, _), tag in zip(items, _provenances(run, items), strict=True)]
         comps = comps.with_columns(note=pl.Series(notes, dtype=pl.String))
     sec = b.section(
         "components",
