@@ -582,6 +582,9 @@ def ablate(
             markup=False, highlight=False,
         )
     typer.echo(str(result.out))
+    if result.errors:
+        typer.echo(f"{result.errors} game(s) raised: see {result.out / 'runs'}/*/errors", err=True)
+        raise typer.Exit(3)
 
 
 def main() -> None:

@@ -90,6 +90,8 @@ class Result:
     games_total: int
     seconds: float
     game_seconds: float
+    errors: int = 0
+    """Games that raised (in each run directory's ``errors/``, with their replay commands)."""
 
 
 def _settings(exp: Experiment, kinds: list[Kind], games: int, tolerance: float) -> dict[str, Any]:
@@ -211,6 +213,7 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
         disable=quiet,
     )
     played = 0
+    errors: dict[str, int] = {}
     t0 = time.perf_counter()
 
     def advance(out: runner.ShardOutput) -> None:
@@ -222,7 +225,8 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
         """Play the run up to ``games`` per cell (never shrinking one a resumed ablation grew further); missing or
         damaged shards are replayed by the runner, whole ones kept."""
         games = max(games, _configured_games(run_dir))
-        play_into(_experiment(plan, content, games, sched.shard_size), run_dir, console, on_shard=advance)
+        summary = play_into(_experiment(plan, content, games, sched.shard_size), run_dir, console, on_shard=advance)
+        errors[run_dir.name] = summary.errors
 
     try:
         with runner.parallel_backend("local", jobs, None), progress:
@@ -254,7 +258,8 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
     ordered = [outcomes[c.label] for c in plan.components]
     outputs.write(plan, ordered, settings)
     total = sum(_games_on_disk(d) for d in dirs)
-    return Result(plan.out, ordered, played, total, time.perf_counter() - t0, _game_seconds(dirs))
+    seconds = time.perf_counter() - t0
+    return Result(plan.out, ordered, played, total, seconds, _game_seconds(dirs), sum(errors.values()))
 
 
 def _game_seconds(dirs: list[Path]) -> float:
