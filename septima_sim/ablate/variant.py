@@ -44,14 +44,6 @@ def provenance(kind: Kind, ident: str, content_dir: Path | None) -> str:
     return str(item.get("provenance", "")) if isinstance(item, dict) else ""
 
 
-def _entries(doc: Any, kind: Kind) -> Any:
-    return doc.get(kind.table, [])
-
-
-def _key(kind: Kind) -> str:
-    return "id"
-
-
 def write_variant(content_dir: Path | None, kind: Kind, ident: str, dest: Path) -> str:
     """Write the pack without ``ident`` to ``dest`` (replaced if present) and return the variant's content hash;
     NotRemovable (and no folder) when the result does not load."""
@@ -69,8 +61,8 @@ def write_variant(content_dir: Path | None, kind: Kind, ident: str, dest: Path) 
 def _edit(pack: Path, kind: Kind, ident: str) -> None:
     path = pack / kind.file
     doc = tomlkit.parse(path.read_text(encoding="utf-8"))
-    entries = _entries(doc, kind)
-    index = next((i for i, e in enumerate(entries) if str(e.get(_key(kind))) == ident), None)
+    entries: Any = doc.get(kind.table, [])
+    index = next((i for i, e in enumerate(entries) if str(e.get("id")) == ident), None)
     if index is None:
         raise NotRemovable(f"no such {kind.name} in {kind.file}")
     if kind.name == "animal":
