@@ -519,6 +519,76 @@ def tune(
     typer.echo(str(result.out))
 
 
+@app.command(
+    epilog="Examples:\n\n  septima-sim ablate configs/ablate-4p-ss.toml --kinds witch,animal --games 400 --jobs 2\n\n"
+    "  septima-sim ablate my.toml --kinds spell --out ablations/spells\n\n"
+    "  septima-sim ablate my.toml --kinds spell --out ablations/spells --resume     (continue it)\n\n"
+    "Each component is removed (an animal tile becomes its colour's other tile) and CONFIG's games are played again "
+    "on the same seeds. Writes ablation.csv, ablation_detail.csv, ablation_status.csv and ablation.html into --out; "
+    "`septima-sim report OUT/runs/base` leads its component section with these effects. See docs/ablate.md."
+)
+def ablate(
+    config: Annotated[Path, typer.Argument(help="Experiment config (TOML), as for `run`.")],
+    kinds: Annotated[
+        str, typer.Option("--kinds", help="Comma-separated: witch,spell,animal,building,omen,goal.")
+    ] = "witch,spell,animal,building,omen,goal",
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Most games per component and cell (stopping early may use fewer).")
+    ] = 400,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Ablation folder (default: runs/ablate-<name>-<time>).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Root seed (overrides the file).")] = None,
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="Band of a negligible effect, in win-rate points.")
+    ] = 5.0,
+    only: Annotated[
+        str | None, typer.Option("--only", help="Comma-separated component ids: ablate only these (of --kinds).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the ablation in --out (same options).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Causal effect of each component: remove it, replay the same seeds, compare paired games."""
+    from rich.console import Console
+
+    from septima_sim import ablate as ablation
+
+    _check_counts(jobs=jobs, seed=seed)
+    if out is not None:
+        _check_out_path(out, "--out", folder=True)
+    try:
+        chosen = ablation.parse_kinds(kinds)
+        plan = ablation.prepare(
+            config, kinds=chosen, games=games, seed=seed, tolerance=tolerance, out=out, resume=resume,
+            only=[x.strip() for x in only.split(",") if x.strip()] if only is not None else None,
+        )
+    except ablation.AblateError as exc:
+        raise UserError(str(exc)) from None
+    console = Console(stderr=True)
+    try:
+        result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
+    except ablation.AblateInterrupted as exc:
+        typer.echo(f"interrupted; continue with: septima-sim ablate {config} --out {plan.out} --resume", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    if not quiet:
+        from septima_sim.ablate import page, table
+
+        frame = table.read(result.out)
+        for line in page.lines(frame) if frame is not None else []:
+            console.print(f"- {line}", markup=False, highlight=False)
+        console.print(
+            f"{len(result.outcomes)} component(s), {result.games_total:,} games on disk "
+            f"({result.games_played:,} played now) in {result.seconds / 60:.1f} min; "
+            f"{result.game_seconds / 60:.1f} min of game time",
+            markup=False, highlight=False,
+        )
+    typer.echo(str(result.out))
+    if result.errors:
+        typer.echo(f"{result.errors} game(s) raised: see {result.out / 'runs'}/*/errors", err=True)
+        raise typer.Exit(3)
+
+
 def main() -> None:
     """Console entry point: exit 0 ok, 1 check's balance shift, 2 bad input, 3 games raised, 70 crash, 130/143 stop."""
     code = run_main(lambda: app(standalone_mode=False), sys.argv[1:])

@@ -10,7 +10,7 @@ from typing import Any
 from septima_sim.analysis.stats import Z95
 from septima_sim.players import builtin_lineups
 from septima_sim.players.lineup import Lineup
-from septima_sim.tune import evaluate, space, targets
+from septima_sim.tune import component, evaluate, space, targets
 from septima_sim.tune.schema import Choices, FirstPlayer, SeatFairness, SkillGap, TuneConfig, TuneError, parse, read
 
 
@@ -86,6 +86,8 @@ def check(cfg: TuneConfig, source: str) -> None:
     at = _counts_in_base(cfg, source)
     if cfg.targets.skill_gap is not None:
         _check_skill(cfg, cfg.targets.skill_gap, source)
+    if cfg.targets.component is not None:
+        component.check(cfg, cfg.targets.component, source)
     if cfg.budget.sampler == "cmaes":
         choices = [p for p, d in cfg.space.items() if isinstance(d, Choices)]
         if choices or len(cfg.space) < 2:

@@ -15,7 +15,7 @@ import optuna
 from optuna.trial import TrialState
 from rich.console import Console
 
-from septima_sim.tune import evaluate, space, targets
+from septima_sim.tune import component, evaluate, space, targets
 from septima_sim.tune.schema import TuneConfig
 
 
@@ -71,6 +71,8 @@ def _play(cfg: TuneConfig, out: Path, label: str, values: dict[str, Any], seed: 
                               shard_size=min(games, 500))
     played = evaluate.play(exp, out / "confirm" / label, console)
     measures = targets.measure(cfg.targets, at, played.players, played.games, with_ci=True)
+    measures += component.measures(cfg, out, out / "confirm" / label, values, name=exp.config.name, games=games,
+                                   seed=seed, shard_size=min(games, 500), console=console, at=at)
     return Candidate(number, values, study_value, played, measures, targets.objective(cfg.targets, measures))
 
 

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-import tomli_w
 from rich.console import Console
 
-from septima_sim import rundir, runner, store
+from septima_sim import store
+from septima_sim.ablate.grow import play_into
 from septima_sim.experiment import Experiment, ExperimentError, build
-from septima_sim.run_lock import RunLock
 from septima_sim.tune.schema import TuneConfig, TuneError
 
 PLAYER_COLUMNS = ("cell_id", "game_index", "players", "seat", "colour", "policy", "won", "rank")
@@ -35,9 +34,10 @@ class Played:
 
 def experiment(
     cfg: TuneConfig, *, name: str, games: int, seed: int, overrides: dict[str, Any], shard_size: int | None = None,
-    source: str = "tune",
+    source: str = "tune", content: str | None = None,
 ) -> Experiment:
-    """The run config of one candidate (``overrides`` empty = the untouched baseline)."""
+    """The run config of one candidate (``overrides`` empty = the untouched baseline; ``content`` another pack, e.g.
+    the component target's pack without the component)."""
     data: dict[str, Any] = {
         "name": name,
         "games_per_cell": games,
@@ -47,8 +47,8 @@ def experiment(
         "lineups": cfg.lineups,
         "overrides": {path: [value] for path, value in overrides.items()},
     }
-    if cfg.content is not None:
-        data["content"] = cfg.content
+    if content or cfg.content is not None:
+        data["content"] = content or cfg.content
     try:
         return build(data, source)
     except ExperimentError as exc:
@@ -57,21 +57,8 @@ def experiment(
 
 def play(exp: Experiment, run_dir: Path, console: Console) -> Played:
     """Play the experiment into ``run_dir``: a fresh run directory, or the same one grown to more games (or left
-    unfinished by an interrupted tune), keeping the shards it holds."""
-    if (run_dir / "manifest.json").is_file():
-        lock = RunLock(run_dir)
-        lock.acquire()
-        manifest = store.read_manifest(run_dir)
-        manifest["config"] = exp.resolved()
-        manifest["config_hash"] = exp.hash
-        (run_dir / "config.toml").write_text(tomli_w.dumps(exp.resolved()))
-        store.remove_partials(run_dir)
-    else:
-        manifest, lock = rundir.create_run_dir(exp, run_dir, force=False, events=False)
-    try:
-        summary = runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=True)
-    finally:
-        lock.release()
+    unfinished by an interrupted tune), keeping the shards it holds (``ablate.grow.play_into``)."""
+    summary = play_into(exp, run_dir, console)
     return read(run_dir, summary.errors)
 
 

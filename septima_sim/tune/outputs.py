@@ -14,7 +14,7 @@ import tomli_w
 
 from septima_sim.tune import space
 from septima_sim.tune.confirm import Confirmation
-from septima_sim.tune.schema import TuneConfig
+from septima_sim.tune.schema import Component, TuneConfig
 from septima_sim.tune.targets import Measure
 
 CONFIRMATION_COLUMNS = ("target", "players", "metric", "baseline", "best", "ci_low", "ci_high", "verdict")
@@ -25,6 +25,7 @@ _METRIC = {
     "skill_gap": "stronger persona ahead of weaker, points above 50",
     "winning_score": "mean winning score",
     "game_length": "mean decisions per game",
+    "component": "component's causal effect (win points of its holder; Wisdom if shared)",
 }
 
 
@@ -120,6 +121,8 @@ def _claim(cfg: TuneConfig, target: str, players: list[int]) -> str:
         return f"the start player wins {centre} ± {t.band:g} points at {at}"  # type: ignore[attr-defined]
     if target == "skill_gap":
         return f"{t.stronger} beats {t.weaker} by at least {t.min:g} points at {at}"  # type: ignore[attr-defined]
+    if isinstance(t, Component):
+        return f"{t.kind} {t.id}'s causal effect is within {t.target:+g} ± {t.band:g} points at {at}"
     what = "the winning score" if target == "winning_score" else "the game length (decisions)"
     return f"{what} is between {t.low:g} and {t.high:g} at {at}"  # type: ignore[attr-defined]
 
@@ -153,6 +156,8 @@ def _found(m: Measure, baseline: float) -> str:
         return f"the start player wins {m.metric:.1f}% {interval} {at} (baseline {baseline:.1f}%)"
     if m.target == "skill_gap":
         return f"the stronger persona is {m.metric:.1f} points ahead {interval} {at} (baseline {baseline:.1f})"
+    if m.target == "component":
+        return f"the component's causal effect is {m.metric:+.1f} {interval} {at} (baseline {baseline:+.1f})"
     what = "winning score" if m.target == "winning_score" else "game length (decisions)"
     return f"the mean {what} is {m.metric:.1f} {interval} {at} (baseline {baseline:.1f})"
 

@@ -21,7 +21,7 @@ SAMPLERS: tuple[str, ...] = ("tpe", "cmaes", "random")
 TARGET_KINDS: tuple[str, ...] = (
     "seat_fairness", "first_player", "skill_gap", "winning_score", "game_length", "component",
 )
-"""The target vocabulary (``component`` needs ``ablate``, issue 16, and is refused until it exists)."""
+"""The target vocabulary (``component`` uses ``ablate``'s pairing: the same seeds without the component)."""
 
 
 class TuneError(ValueError):
@@ -98,6 +98,16 @@ class Range(_Target):
         return self
 
 
+class Component(_Target):
+    """A component's causal effect (``ablate``'s pairing: the same games without it) within ``target`` ± ``band``:
+    win-rate points of the seat holding it, or every seat's Wisdom for a building or an Omen."""
+
+    kind: Literal["witch", "spell", "animal", "building", "omen", "goal"]
+    id: Annotated[str, Field(min_length=1)]
+    band: Annotated[float, Field(gt=0, lt=100)]
+    target: Annotated[float, Field(ge=-100, le=100)] = 0.0
+
+
 class Targets(_Strict):
     """At least one target; each with a weight (traded off) or ``constraint = true`` (must hold)."""
 
@@ -106,7 +116,7 @@ class Targets(_Strict):
     skill_gap: SkillGap | None = None
     winning_score: Range | None = None
     game_length: Range | None = None
-    component: dict[str, Any] | None = None
+    component: Component | None = None
 
     def named(self) -> dict[str, _Target]:
         """The targets given, by kind, in vocabulary order."""
@@ -172,10 +182,8 @@ def parse(data: dict[str, Any], source: str) -> TuneConfig:
         cfg = TuneConfig.model_validate(data)
     except ValidationError as exc:
         raise TuneError(f"{source}: {_format(exc)}") from None
-    if not cfg.targets.named() and cfg.targets.component is None:
-        raise TuneError(f"{source}: targets: give at least one of {', '.join(TARGET_KINDS[:-1])}")
-    if cfg.targets.component is not None:
-        raise TuneError(f"{source}: targets.component: not available yet (it needs the `ablate` command, issue 16)")
+    if not cfg.targets.named():
+        raise TuneError(f"{source}: targets: give at least one of {', '.join(TARGET_KINDS)}")
     return cfg
 
 

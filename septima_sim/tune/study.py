@@ -17,7 +17,7 @@ from optuna.trial import TrialState
 from rich.console import Console
 
 from septima_sim.content.loader import content_tree
-from septima_sim.tune import evaluate, space, targets
+from septima_sim.tune import component, evaluate, space, targets
 from septima_sim.tune.schema import Choices, TuneConfig
 
 STUDY_FILE = "study.sqlite3"
@@ -121,6 +121,8 @@ def evaluate_trial(
                                   overrides=values)
         played = evaluate.play(exp, run_dir, console)
         measures = targets.measure(cfg.targets, at, played.players, played.games)
+        measures += component.measures(cfg, out, run_dir, values, name=exp.config.name, games=games, seed=cfg.seed,
+                                       shard_size=None, console=console, at=at)
         value = targets.objective(cfg.targets, measures)
         trial.set_user_attr("games", played.games.height)
         trial.set_user_attr("errors", played.errors)

@@ -7,6 +7,8 @@ interval with a verdict.
 - ``skill_gap``: persona ``stronger`` ahead of ``weaker`` (ties half) in games where both sit, as points above 50.
 - ``winning_score`` / ``game_length`` (decisions per game; every game has 20 turns): the mean (bootstrap interval)
   between low and high.
+- ``component``: the component's causal effect (the same games without it, ``tune.component``) within target ±
+  band, in win-rate points of the seat holding it (Wisdom for buildings and Omens); t interval of the paired mean.
 
 Verdicts: **pass** when the interval lies inside the target, **fail** when it lies outside, **unclear** otherwise.
 Losses are 0 at the ideal and 1 at the edge of a band (range targets: 0 inside, growing by the range's width outside);
@@ -42,7 +44,8 @@ class Measure:
     excess: float
 
 
-def _verdict(lo: float, hi: float, low: float, high: float) -> str:
+def band_verdict(lo: float, hi: float, low: float, high: float) -> str:
+    """pass: the interval inside [low, high]; fail: entirely outside; unclear otherwise."""
     if low <= lo and hi <= high:
         return "pass"
     if hi < low or lo > high:
@@ -72,7 +75,7 @@ def _rate_measure(name: str, k: float, m: int, n: int, centre: float, band: floa
     lo, hi = wilson(k, m)
     rate = k / m if m else math.nan
     loss = abs(rate - centre) / band
-    verdict = _verdict(lo, hi, centre - band, centre + band)
+    verdict = band_verdict(lo, hi, centre - band, centre + band)
     return Measure(name, n, 100 * rate, 100 * lo, 100 * hi, m, verdict, loss, max(0.0, loss - 1))
 
 
@@ -107,7 +110,7 @@ def _range(name: str, column: str, t: Range, games: pl.DataFrame, n: int, with_c
     mean = float(values.mean()) if values.size else math.nan
     lo, hi = bootstrap_ci(values) if with_ci else (mean, mean)
     loss = max(0.0, t.low - mean, mean - t.high) / (t.high - t.low)
-    return Measure(name, n, mean, lo, hi, int(values.size), _verdict(lo, hi, t.low, t.high), loss, loss)
+    return Measure(name, n, mean, lo, hi, int(values.size), band_verdict(lo, hi, t.low, t.high), loss, loss)
 
 
 def counts(targets: Targets, base_players: list[int]) -> dict[str, list[int]]:

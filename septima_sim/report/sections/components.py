@@ -1,32 +1,74 @@
-"""Component impact: win-rate and Wisdom effects of each component, present vs absent."""
+"""Component impact: causal effects first when the run has an ablation (``causal``), then the association of each
+component with win rate and Wisdom, present vs absent (players chose these). Rows of ``assumed`` content say so next
+to the number; animals say they are tied to seat colour."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from septima_sim import analysis
+from septima_sim.ablate.table import note
 from septima_sim.analysis import RunTables
+from septima_sim.content import ContentError
+from septima_sim.content.loader import content_tree
 from septima_sim.report import charts
-from septima_sim.report.fmt import ci_num, ci_pct, col, pval, table
+from septima_sim.report.fmt import Row, ci_num, ci_pct, col, pval, table
 from septima_sim.report.page import Builder, Chart
+from septima_sim.report.sections import causal
+
+NAMESPACES = {
+    "witch": "witches", "spell": "spells", "divination goal": "goals", "building": "buildings", "animal": "animals",
+    "omen half": "omens",
+}
+"""The content namespace of each component kind of ``analysis.component_impact``."""
+
+
+def _provenances(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
+    """The provenance tag of each (kind, item) in the run's content pack ('' when unknown)."""
+    try:
+        tree = content_tree(run.manifest.get("config", {}).get("content"))
+    except ContentError:  # a pack moved or deleted since the run: no tag rather than no report
+        return [""] * len(items)
+    out = []
+    for kind, item in items:
+        entry = tree.get(NAMESPACES.get(kind, ""), {}).get(item, {})
+        out.append(str(entry.get("provenance", "")) if isinstance(entry, dict) else "")
+    return out
+
+
+def _with_note(value: str, r: Row) -> str:
+    return f"{value} ({r['note']})" if r["note"] else value
 
 
 def add(b: Builder, run: RunTables) -> pl.DataFrame:
     comps = analysis.component_impact(run.players, run.games, b.settings)
-    if comps.is_empty():
+    found = causal.parts(b, run)
+    if comps.is_empty() and found is None:
         return comps
     s = b.settings
+    if not comps.is_empty():
+        items = list(comps.select("kind", "item").iter_rows())
+        notes = [note(k, tag) for (k, _), tag in zip(items, _provenances(run, items), strict=True)]
+        comps = comps.with_columns(note=pl.Series(notes, dtype=pl.String))
     sec = b.section(
         "components",
         "Component impact",
-        "For each component, a player's win rate and final Wisdom "
+        (found.intro + " Then the association (players chose these): " if found is not None else
+         "Association (players chose these), not cause: ")
+        + "for each component, a player's win rate and final Wisdom "
         "when it is present (drafted witch, animal, spell held at the end, divination goal dealt; for "
         "buildings and Omen halves: in play, shared by every seat) against absent, compared within each "
         "cell and pooled. Flagged: Benjamini-Hochberg-adjusted p < "
         f"{s.alpha} and an effect of at least {s.component_tolerance * 100:.0f} win-rate points (shared "
         f"components: {s.wisdom_tolerance:g} Wisdom). Spells and goals reached are partly a consequence "
-        "of playing well, not only a cause.",
+        "of playing well, not only a cause; animals are tied to their seat's colour, so an animal's row is that "
+        "seat's.",
     )
+    if found is not None:
+        sec.charts.extend(found.charts)
+        sec.tables.extend(found.tables)
+    if comps.is_empty():
+        return comps
     for game_level, metric, scale, unit in ((False, "win", 100, "win-rate points"), (True, "wisdom", 1, "Wisdom")):
         rows = comps.filter(pl.col("game_level") == game_level).head(25)
         if rows.height:
@@ -34,7 +76,7 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
             sec.charts.append(_forest(rows, metric, scale, f"{what} minus absent (largest first)", unit))
     sec.tables.append(
         table(
-            "All components, largest effect first",
+            "Association (players chose these): present vs absent, largest first",
             comps,
             [
                 ("kind", col("kind")),
@@ -42,7 +84,8 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
                 ("present", col("present", "{:,}".format)),
                 ("win rate present", lambda r: ci_pct(r, "win_rate_present", "present_lo", "present_hi")),
                 ("win rate absent", lambda r: ci_pct(r, "win_rate_absent", "absent_lo", "absent_hi")),
-                ("win effect (points)", lambda r: ci_num(r, "win_effect", "win_lo", "win_hi", 100, True)),
+                ("win effect (points)",
+                 lambda r: _with_note(ci_num(r, "win_effect", "win_lo", "win_hi", 100, True), r)),
                 ("Wisdom effect", lambda r: ci_num(r, "wisdom_effect", "wisdom_lo", "wisdom_hi", sign=True)),
                 ("p (BH)", col("p_adj", pval)),
                 ("flagged", col("flagged", lambda v: "flagged" if v else "")),

@@ -1,0 +1,53 @@
+"""The component kinds ``ablate`` can remove: where each lives in a content pack, which log column says who held it
+in a game, and which module or mode it needs.
+
+- witch, spell, divination goal: held by one seat (``witches_drafted``, ``spells`` held at the end, ``goals`` dealt);
+- animal: the two tiles of a colour belong to the seat of that colour (``animals``), only with Shapeshifting;
+- building, Omen: in play for every seat (games' ``buildings``, ``omen_cards``); judged on every seat's Wisdom.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from septima_sim.ablate.errors import AblateError
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """One kind of component: its content file and ``[[table]]`` name, its namespace in the content tree, the list
+    column that names it in a game, and whether that column is per seat (``players``) or per game (``games``)."""
+
+    name: str
+    file: str
+    table: str
+    namespace: str
+    column: str
+    game_level: bool = False
+    needs: str | None = None
+    """A cell axis that must be on for the component to be in play: ``shapeshifting``, ``omens`` or ``full``."""
+
+
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (
+        Kind("witch", "witches.toml", "witch", "witches", "witches_drafted"),
+        Kind("spell", "spells.toml", "spell", "spells", "spells", needs="full"),
+        Kind("animal", "animals.toml", "animal", "animals", "animals", needs="shapeshifting"),
+        Kind("building", "buildings.toml", "building", "buildings", "buildings", game_level=True),
+        Kind("omen", "omens.toml", "omen", "omens", "omen_cards", game_level=True, needs="omens"),
+        Kind("goal", "goals.toml", "goal", "goals", "goals"),
+    )
+}
+"""Every kind, in the order of ``--kinds``' help."""
+
+
+def parse_kinds(text: str) -> list[Kind]:
+    """``witch,animal`` -> the kinds, in the order given; AblateError naming an unknown one and the allowed ones."""
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if not names:
+        raise AblateError(f"--kinds: give at least one of {', '.join(KINDS)}")
+    unknown = [x for x in names if x not in KINDS]
+    if unknown:
+        raise AblateError(f"--kinds: unknown kind {unknown[0]!r} (allowed: {', '.join(KINDS)})")
+    return [KINDS[x] for x in dict.fromkeys(names)]

@@ -1,0 +1,272 @@
+"""``septima-sim ablate``: for each component of the chosen kinds, the experiment of CONFIG played again without it
+on the same seeds, in stages with sequential stopping, against the unchanged game.
+
+Layout of the output folder::
+
+    ablate.toml                     the resolved settings (what --resume checks)
+    variants/<kind>-<id>/           the content pack without the component (validated)
+    runs/base/                      the unchanged game (a run directory)
+    runs/<kind>-<id>/               the game without the component, same config and seeds
+    ablation.csv  ablation_detail.csv  ablation_status.csv  ablation.html
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import tomli_w
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from septima_sim import rundir, runner, stopping, store
+from septima_sim.ablate import effects, outputs, sequential
+from septima_sim.ablate.errors import AblateError
+from septima_sim.ablate.grow import play_into
+from septima_sim.ablate.kinds import Kind
+from septima_sim.ablate.variant import NotRemovable, components, provenance, write_variant
+from septima_sim.analysis import Settings
+from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
+
+RESOLVED = "ablate.toml"
+DEFAULT_TOLERANCE = 5.0
+"""The band, in win-rate points, inside which a component's effect counts as negligible."""
+
+
+class AblateInterrupted(runner.RunInterrupted):
+    """Ctrl-C or SIGTERM: the finished shards are kept; the same command with ``--resume`` continues."""
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One component to ablate: its kind, id, provenance, and the variant pack (None with ``problem``)."""
+
+    kind: Kind
+    id: str
+    provenance: str
+    content: Path | None
+    problem: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind.name}-{self.id}"
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a component's games showed: games per cell it stopped at, why, its effects and the detail rows."""
+
+    component: Component
+    games: int
+    status: str
+    effects: list[effects.Effect] = field(default_factory=list)
+    detail: list[dict[str, object]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A validated ablation: settings, the experiment's resolved config, the components and the output folder."""
+
+    out: Path
+    source: str
+    config: dict[str, Any]
+    cells: int
+    games: int
+    tolerance: float
+    components: list[Component]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a finished ablation reports."""
+
+    out: Path
+    outcomes: list[Outcome]
+    games_played: int
+    games_total: int
+    seconds: float
+    game_seconds: float
+    errors: int = 0
+    """Games that raised (in each run directory's ``errors/``, with their replay commands)."""
+
+
+def _settings(exp: Experiment, kinds: list[Kind], games: int, tolerance: float) -> dict[str, Any]:
+    config = {k: v for k, v in exp.resolved().items() if k not in ("games_per_cell", "shard_size")}
+    return {"config": config, "kinds": [k.name for k in kinds], "games": games, "tolerance": tolerance}
+
+
+def _in_play(kind: Kind, exp: Experiment) -> bool:
+    if kind.needs == "full":
+        return any(c.mode == "full" for c in exp.cells)
+    return kind.needs is None or any(getattr(c, kind.needs) for c in exp.cells)
+
+
+def prepare(
+    config: Path, *, kinds: list[Kind], games: int, seed: int | None, tolerance: float, out: Path | None,
+    resume: bool, only: list[str] | None = None,
+) -> Plan:
+    """Validate the options (nothing written on bad input), then create or reopen the output folder and write the
+    variant packs."""
+    if not 0 < games <= MAX_GAMES_PER_CELL:
+        raise AblateError(f"--games must be between 1 and {MAX_GAMES_PER_CELL:,} games per component, got {games}")
+    if not 0 < tolerance < 100:
+        raise AblateError(f"--tolerance must be between 0 and 100 win-rate points, got {tolerance}")
+    exp = load_experiment(config, seed=seed)
+    settings = _settings(exp, kinds, games, tolerance)
+    if only:
+        settings["only"] = only
+    if resume:
+        if out is None:
+            raise AblateError("--resume needs --out DIR: the ablation folder to continue")
+        try:
+            with (out / RESOLVED).open("rb") as f:
+                before = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError):
+            raise AblateError(f"--resume {out}: not an ablation folder (no readable {RESOLVED})") from None
+        if before != tomllib.loads(tomli_w.dumps(settings)):
+            raise AblateError(f"--resume {out}: the folder holds an ablation with other settings (see {RESOLVED})")
+    else:
+        out = out or rundir.default_run_dir(f"ablate-{exp.config.name}")
+        if out.exists() and (not out.is_dir() or any(out.iterdir())):
+            raise AblateError(f"--out {out} exists (continue an ablation with --resume)")
+    chosen = [(k, ident) for k in kinds if _in_play(k, exp) for ident in components(k, exp.content_dir)]
+    if only:
+        known = {ident for k in kinds for ident in components(k, exp.content_dir)}
+        unknown = [x for x in only if x not in known]
+        if unknown:
+            raise AblateError(f"--only: no {'/'.join(k.name for k in kinds)} {unknown[0]!r} in the content pack")
+        chosen = [(k, ident) for k, ident in chosen if ident in only]
+    if not chosen:
+        needs = ", ".join(f"{k.name} needs {k.needs}" for k in kinds if k.needs)
+        raise AblateError(f"{config}: no component of the chosen kinds is in play in its cells ({needs})")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        if not resume:
+            (out / RESOLVED).write_text(tomli_w.dumps(settings))
+    except OSError as exc:
+        raise AblateError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
+    comps = []
+    for kind, ident in chosen:
+        dest = out / "variants" / f"{kind.name}-{ident}"
+        tag = provenance(kind, ident, exp.content_dir)
+        try:
+            if not (dest / kind.file).is_file():
+                write_variant(exp.content_dir, kind, ident, dest)
+            _build(exp.resolved(), str(config), dest, 1, 1)  # the config's overrides must apply to the variant
+            comps.append(Component(kind, ident, tag, dest))
+        except NotRemovable as exc:
+            comps.append(Component(kind, ident, tag, None, f"not removable: {exc}"))
+        except ExperimentError as exc:
+            comps.append(Component(kind, ident, tag, None, f"not removable with this config: {exc}"))
+    return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps)
+
+
+def _build(config: dict[str, Any], source: str, content: Path | None, games: int, shard_size: int) -> Experiment:
+    """The experiment of one arm: the config with its games, shard size and (for a variant) content pack."""
+    data = dict(config)
+    data.update(games_per_cell=games, shard_size=shard_size)
+    if content is not None:
+        data["content"] = str(content.resolve())
+    return build(data, source)
+
+
+def _experiment(plan: Plan, content: Path | None, games: int, shard_size: int) -> Experiment:
+    return _build(plan.config, plan.source, content, games, shard_size)
+
+
+def _configured_games(run_dir: Path) -> int:
+    """Games per cell a run directory was last asked to hold (0 when there is none yet)."""
+    try:
+        return int(store.read_manifest(run_dir)["config"]["games_per_cell"])
+    except (store.RunDirError, KeyError, TypeError, ValueError):
+        return 0
+
+
+def _games_on_disk(run_dir: Path) -> int:
+    try:
+        return sum(int(s["games"]) for s in store.read_manifest(run_dir)["shards"].values())
+    except (store.RunDirError, KeyError, TypeError, ValueError):
+        return 0
+
+
+def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = False) -> Result:
+    """Play the stages, stop each component by the sequential rule, and write every output."""
+    sched = sequential.schedule(plan.games)
+    stages, last = sched.stages, sched.stages[-1]
+    settings = Settings()
+    runs = plan.out / "runs"
+    active = [c for c in plan.components if c.problem is None]
+    outcomes = {c.label: Outcome(c, 0, c.problem or "") for c in plan.components if c.problem is not None}
+    kinds = list({c.kind.name: c.kind for c in active}.values())
+    dirs = [runs / "base", *(runs / c.label for c in active)]
+    progress = Progress(
+        TextColumn("[bold]ablate {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet,
+    )
+    played = 0
+    errors: dict[str, int] = {}
+    t0 = time.perf_counter()
+
+    def advance(out: runner.ShardOutput) -> None:
+        nonlocal played
+        played += out.games
+        progress.update(bar, advance=out.games)
+
+    def grow(content: Path | None, run_dir: Path, games: int) -> None:
+        """Play the run up to ``games`` per cell (never shrinking one a resumed ablation grew further); missing or
+        damaged shards are replayed by the runner, whole ones kept."""
+        games = max(games, _configured_games(run_dir))
+        summary = play_into(_experiment(plan, content, games, sched.shard_size), run_dir, console, on_shard=advance)
+        errors[run_dir.name] = summary.errors
+
+    try:
+        with runner.parallel_backend("local", jobs, None), progress:
+            planned = len(dirs) * plan.cells * last
+            bar = progress.add_task("", total=planned,
+                                    completed=sum(_games_on_disk(d) for d in dirs))
+            for i, games in enumerate(stages):
+                if not active:
+                    break
+                progress.update(bar, description=f"base to {games:,} games")
+                grow(None, runs / "base", games)
+                base = effects.load(runs / "base", kinds, games)
+                for c in list(active):
+                    progress.update(bar, description=f"{c.kind.name} {c.id} ({games:,} games)")
+                    grow(c.content, runs / c.label, games)
+                    without = effects.load(runs / c.label, [c.kind], games)
+                    found = effects.effects(c.kind, c.id, base, without)
+                    verdict = sequential.decide(found, plan.tolerance, settings.wisdom_tolerance, settings.alpha)
+                    if verdict is None and i < len(stages) - 1:
+                        continue
+                    status = f"{verdict} at {games:,} games" if verdict else "budget spent"
+                    outcomes[c.label] = Outcome(c, games, status, found, effects.detail(base, without))
+                    active.remove(c)
+                    planned -= plan.cells * (last - games)
+                    progress.update(bar, total=planned)
+    except (KeyboardInterrupt, runner.RunInterrupted) as exc:
+        code = exc.exit_code if isinstance(exc, runner.RunInterrupted) else stopping.exit_code(exc)
+        raise AblateInterrupted("interrupted; continue with the same command and --resume", code) from None
+    ordered = [outcomes[c.label] for c in plan.components]
+    outputs.write(plan, ordered, settings)
+    total = sum(_games_on_disk(d) for d in dirs)
+    seconds = time.perf_counter() - t0
+    return Result(plan.out, ordered, played, total, seconds, _game_seconds(dirs), sum(errors.values()))
+
+
+def _game_seconds(dirs: list[Path]) -> float:
+    """Seconds the workers spent in games (the sum of the games' ``duration_ms``): the CPU cost of the ablation."""
+    total = 0.0
+    for d in dirs:
+        games = store.scan(d, "games")
+        if games is not None:
+            total += float(games.select(pl.col("duration_ms").sum()).collect().item() or 0.0) / 1000
+    return total

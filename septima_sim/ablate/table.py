@@ -1,0 +1,56 @@
+"""The ablation's tables as the page and the report read them: ``ablation.csv`` joined with each component's
+provenance and stopping status from ``ablation_status.csv``, and a label that says what a designer must know next
+to the number (assumed content; an animal is tied to its seat's colour)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+CSV = "ablation.csv"
+DETAIL = "ablation_detail.csv"
+STATUS = "ablation_status.csv"
+COLUMNS = (
+    "kind", "component", "players", "cell", "games", "effect_win_points", "ci_low", "ci_high", "effect_wisdom",
+    "p_adj", "flagged",
+)
+"""The columns of ``ablation.csv``, in order (issue 16)."""
+
+
+def note(kind: str, provenance: str) -> str:
+    """What to read next to a component's number: assumed content, and an animal's tie to its seat colour."""
+    parts = []
+    if provenance == "assumed":
+        parts.append("assumed content")
+    if kind == "animal":
+        parts.append("tied to seat colour: measured on the seat of its colour")
+    return "; ".join(parts)
+
+
+def read(folder: Path) -> pl.DataFrame | None:
+    """``ablation.csv`` with ``provenance``, ``status`` and ``note`` columns, or None when ``folder`` holds none."""
+    path = folder / CSV
+    if not path.is_file():
+        return None
+    rows = pl.read_csv(path, schema_overrides={"cell": pl.String, "component": pl.String})
+    status_path = folder / STATUS
+    if status_path.is_file():
+        status = pl.read_csv(status_path, schema_overrides={"component": pl.String}).select(
+            "kind", "component", "provenance", "status"
+        )
+        rows = rows.join(status, on=["kind", "component"], how="left")
+    else:
+        rows = rows.with_columns(provenance=pl.lit(""), status=pl.lit(""))
+    notes = [note(k, p or "") for k, p in rows.select("kind", "provenance").iter_rows()]
+    return rows.with_columns(note=pl.Series(notes, dtype=pl.String))
+
+
+def find(run_dir: Path) -> Path | None:
+    """The ablation folder a run belongs to: ``DIR`` when the run is ``DIR/runs/base`` and ``DIR/ablation.csv``
+    exists (the unchanged game of an ablation is reported with its causal effects)."""
+    run_dir = Path(run_dir).resolve()
+    if run_dir.name != "base" or run_dir.parent.name != "runs":
+        return None
+    folder = run_dir.parent.parent
+    return folder if (folder / CSV).is_file() else None
