@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL, Effect
 from septima_sim.engine import crowd, spells, supply
-from septima_sim.engine.abilities import abilities
+from septima_sim.engine.abilities import buildings_in_force, witches_in_force
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -16,11 +16,19 @@ if TYPE_CHECKING:
 
 
 def trigger(g: Game, p: Player, when: str) -> None:
-    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``)."""
-    for ab in abilities(g, p):
-        if ab.trigger == when:
-            for e in ab.effects:
-                apply(g, p, e)
+    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``): the witches'
+    then the buildings', each ability's effects in order (``abilities.TriggerTable`` of the pack)."""
+    triggered = g.tables.triggers.by_trigger.get(when)
+    if triggered is None:
+        return
+    witches = witches_in_force(g, p) if triggered.by_witches else ()
+    buildings = buildings_in_force(g, p) if triggered.by_buildings else ()
+    for w in witches:
+        for e in triggered.witch[w]:
+            _EFFECTS[e.kind](g, p, e)
+    for b in buildings:
+        for e in triggered.building[b]:
+            _EFFECTS[e.kind](g, p, e)
 
 
 def apply(g: Game, p: Player, e: Effect) -> None:

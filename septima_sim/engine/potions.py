@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
 from septima_sim.engine import crowd, effects
-from septima_sim.engine.abilities import passive
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.passives import passive
 from septima_sim.engine.supply import use_potion
 
 if TYPE_CHECKING:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from septima_sim.content.model import INGREDIENTS, Content
+from septima_sim.engine.abilities import TriggerTable
 from septima_sim.engine.board import Board
+from septima_sim.engine.passives import PassiveTable
 
 
 class Tables:
@@ -17,11 +19,13 @@ class Tables:
         "icon",
         "ingredient_index",
         "mode_actions",
+        "passives",
         "play_trigger",
         "potion_index",
         "practical_by_use",
         "remedy_of",
         "space_order",
+        "triggers",
         "usable_practicals",
     )
 
@@ -51,6 +55,8 @@ class Tables:
         for space in sorted(self.board.patient_spaces, key=_space_key):
             order.setdefault(space.split("-")[0], []).append(space)
         self.space_order = {flag: tuple(spaces) for flag, spaces in order.items()}
+        self.triggers = TriggerTable(content)  # triggered abilities by trigger (B21g)
+        self.passives = PassiveTable(content)  # passive modifiers by name
 
 
 def _space_key(space: str) -> tuple[str, int]:
