@@ -41,10 +41,11 @@ def _wisdom(g: Game, p: Player, e: Effect) -> None:
 
 
 def _ingredient(g: Game, p: Player, e: Effect) -> None:
-    if e.arg == "any":
+    idx = g.ingredient_index.get(e.arg, -1)  # "any": the player's choice
+    if idx < 0:
         g.choose_ingredient(p)
     else:
-        g.gain_res(p, g.ingredient_index[e.arg])
+        g.gain_res(p, idx)
 
 
 def _crystal(g: Game, p: Player, e: Effect) -> None:
@@ -84,12 +85,7 @@ def _gain_spell(g: Game, p: Player, e: Effect) -> None:
 
 
 def _potion(g: Game, p: Player, e: Effect) -> None:
-    kinds = g.content.potions
-    if e.arg in ("remedy", "practical", "any"):
-        opts = [i for i, pot in enumerate(kinds) if g.potion_supply[i] > 0 and e.arg in ("any", pot.kind)]
-    else:
-        i = g.potion_index[e.arg]
-        opts = [i] if g.potion_supply[i] > 0 else []
+    opts = [i for i in g.tables.potion_group[e.arg] if g.potion_supply[i] > 0]
     if opts:
         supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "gift"), brewed=False)
 
