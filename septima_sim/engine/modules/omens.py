@@ -17,7 +17,7 @@ from septima_sim.engine import effects, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.modules.spec import Column, Component, ModuleSpec
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 
 if TYPE_CHECKING:
@@ -506,4 +506,8 @@ SPEC: Final = ModuleSpec(
     full_only=True,
     game_columns=(Column("omen_cards", "list[str]", []), Column("omen_halves", "list[str]", [])),
     event_fields=(Column("omen", "str"), Column("omen_half", "str")),  # on every event while an Omen is active
+    title="Omens",
+    cell_axes=(("omen_deck", "none"),),
+    components=(Component("omen half", "omen_halves", game_level=True),),
+    help="Play with the Omens module (random Omen deck).",
 )

@@ -356,6 +356,7 @@ SPEC: Final = ModuleSpec(
     factory=WidowModule,
     players=(1,),
     automatic=True,
+    title="Solo",
     game_columns=(
         Column("tribulations_met", "int8"),
         Column("tribulations", "list[str]", []),
