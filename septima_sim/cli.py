@@ -64,6 +64,12 @@ def play(
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
     shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
     omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module (random Omen deck).")] = False,
+    module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--module", "-m", help="Play with a rules module by name (repeatable; --shapeshifting and --omens are two)."
+        ),
+    ] = None,
     lineup: Annotated[
         str,
         typer.Option(
@@ -110,7 +116,8 @@ def play(
         config, pack, policies, game_seed = replay_game(replay, cell, int(index))
         _play_out(config, pack, policies, game_seed, fmt, out, f"{cell}:{index}")
         return
-    config = GameConfig(players=players, mode=mode, shapeshifting=shapeshifting, omens=omens).validate()
+    enabled = _enabled_modules(module, shapeshifting=shapeshifting, omens=omens)
+    config = GameConfig(players=players, mode=mode, modules=enabled).validate()
     if "," in lineup:  # one persona per seat, in seat order (no rotation)
         seats = [name.strip() for name in lineup.split(",")]
         if len(seats) != players:
@@ -220,6 +227,18 @@ def run(
     if summary.errors:
         typer.echo(f"{summary.errors} game(s) raised: see {summary.run_dir / 'errors'}", err=True)
         raise typer.Exit(3)
+
+
+def _enabled_modules(names: list[str] | None, **flags: bool) -> frozenset[str]:
+    """The modules ``--module NAME`` (repeatable) and the per-module flags switch on, checked against the registered
+    ones a user may switch (``engine.modules.MODULES``; the automatic ones follow the player count)."""
+    from septima_sim.engine.modules import toggled
+
+    known = [spec.name for spec in toggled()]
+    for name in names or ():
+        if name not in known:
+            raise UserError(f"--module: unknown module {name!r} (known: {', '.join(known)})")
+    return frozenset([*(names or ()), *(flag for flag, on in flags.items() if on)])
 
 
 def _check_counts(*, games: int | None = None, jobs: int | None = None, seed: int | None = None) -> None:
@@ -404,6 +423,12 @@ def ladder(
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
     shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
     omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module.")] = False,
+    module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--module", "-m", help="Play with a rules module by name (repeatable; --shapeshifting and --omens are two)."
+        ),
+    ] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Root seed (>= 0).")] = 1,
     out: Annotated[
@@ -426,7 +451,12 @@ def ladder(
     _check_counts(games=games, jobs=jobs, seed=seed)
     exp = build(
         ladder_mod.ladder_config(
-            names, players=players, games=games, seed=seed, mode=mode, shapeshifting=shapeshifting, omens=omens
+            names,
+            players=players,
+            games=games,
+            seed=seed,
+            mode=mode,
+            modules=_enabled_modules(module, shapeshifting=shapeshifting, omens=omens),
         ),
         "ladder",
     )

@@ -50,7 +50,7 @@ def one_line(text: str) -> str:
 
 _USER_ERRORS: tuple[tuple[str, str], ...] = (
     ("septima_sim.content", "ContentError"),
-    ("septima_sim.engine", "ConfigError"),
+    ("septima_sim.engine.config", "ConfigError"),  # also when importing the engine failed (SEPTIMA_MODULES)
     ("septima_sim.experiment", "ExperimentError"),
     ("septima_sim.players", "PersonaError"),
     ("septima_sim.players", "UnknownPolicyError"),

@@ -14,12 +14,22 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from septima_sim.content import Content, ContentError, load_content
 from septima_sim.engine import ConfigError, GameConfig
+from septima_sim.engine.modules import toggled
 from septima_sim.engine.modules.omens import omen_sweep_sequences
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 from septima_sim.players.lineup import Lineup, LineupError
@@ -28,7 +38,9 @@ OMEN_DECKS: tuple[str, ...] = ("random", "sweep")
 """Omen deck values besides a fixed list of card ids: a random deck (O1), or the sweep that puts each card in each
 season position once (one cell per fixed deck, ``omens.omen_sweep_sequences``)."""
 
-AXES: tuple[str, ...] = ("players", "mode", "shapeshifting", "omens", "omen_deck", "lineup")
+MODULE_AXES: tuple[str, ...] = tuple(spec.name for spec in toggled())
+"""The modules a matrix switches on and off (``engine.modules.MODULES``, the ones that are not automatic)."""
+AXES: tuple[str, ...] = ("players", "mode", *MODULE_AXES, "omen_deck", "lineup")
 """The matrix axes, in cell-id order; override paths are further axes."""
 
 Scalar = int | float | bool | str
@@ -72,19 +84,33 @@ def _as_list(value: Any) -> Any:
     return value if isinstance(value, list) else [value]
 
 
-class Matrix(BaseModel):
-    """The axes of an experiment; each takes a list of values (a single value is a one-item list)."""
-
+class _MatrixCore(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    players: Annotated[list[Annotated[int, Field(ge=1, le=4)]], Field(min_length=1)] = [4]
-    mode: Annotated[list[Literal["full", "basic"]], Field(min_length=1)] = ["full"]
-    shapeshifting: Annotated[list[bool], Field(min_length=1)] = [False]
-    omens: Annotated[list[bool], Field(min_length=1)] = [False]
-    omen_deck: Annotated[list[str | list[str]], Field(min_length=1)] = ["random"]
-    lineup: Annotated[list[LineupName], Field(min_length=1)] = ["all-random"]
-
     _wrap = field_validator("*", mode="before")(_as_list)
+
+
+_MODULE_AXIS: Any = (Annotated[list[bool], Field(min_length=1)], [False])
+_MATRIX_FIELDS: dict[str, Any] = {
+    "players": (Annotated[list[Annotated[int, Field(ge=1, le=4)]], Field(min_length=1)], [4]),
+    "mode": (Annotated[list[Literal["full", "basic"]], Field(min_length=1)], ["full"]),
+    **dict.fromkeys(MODULE_AXES, _MODULE_AXIS),
+    "omen_deck": (Annotated[list[str | list[str]], Field(min_length=1)], ["random"]),
+    "lineup": (Annotated[list[LineupName], Field(min_length=1)], ["all-random"]),
+}
+_MATRIX_DOC = """The axes of an experiment; each takes a list of values (a single value is a one-item list): one boolean
+axis per module a user switches (``MODULE_AXES``, read with ``getattr``) between ``mode`` and ``omen_deck``."""
+
+if TYPE_CHECKING:
+
+    class Matrix(_MatrixCore):
+        players: list[int]
+        mode: list[str]
+        omen_deck: list[str | list[str]]
+        lineup: list[str]
+
+else:
+    Matrix = create_model("Matrix", __base__=_MatrixCore, __doc__=_MATRIX_DOC, **_MATRIX_FIELDS)
 
 
 class ExperimentConfig(BaseModel):
@@ -131,24 +157,32 @@ class Cell:
     id: str
     players: int
     mode: str
-    shapeshifting: bool
-    omens: bool
+    modules: frozenset[str]
+    """The modules of ``MODULE_AXES`` that are on in this cell."""
     omen_deck: str
     lineup: str
     seats: Lineup
     overrides: tuple[tuple[str, Any], ...]
 
+    def __getattr__(self, name: str) -> bool:
+        """A module axis by name (``cell.shapeshifting``): whether that module is on in this cell."""
+        if name in MODULE_AXES:
+            return name in self.modules
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def game_config(self) -> GameConfig:
-        fixed = self.omens and self.omen_deck not in ("random", "none")
+        fixed = self.omen_deck not in ("random", "none")
         deck = tuple(self.omen_deck.split("+")) if fixed else ()
-        return GameConfig(self.players, self.mode, self.shapeshifting, self.omens, deck)
+        return GameConfig(self.players, self.mode, omen_deck=deck, modules=self.modules)
 
     def seat_personas(self, game_index: int) -> list[str]:
         """The persona of each seat in game ``game_index``: the lineup rotated by the game index."""
         return self.seats.seat_personas(self.lineup, self.players, game_index)
 
     def axis_values(self) -> dict[str, Any]:
-        values: dict[str, Any] = {a: getattr(self, a) for a in AXES}
+        values: dict[str, Any] = {"players": self.players, "mode": self.mode}
+        values.update((name, name in self.modules) for name in MODULE_AXES)
+        values.update(omen_deck=self.omen_deck, lineup=self.lineup)
         values.update(self.overrides)
         return values
 
@@ -176,8 +210,10 @@ class Experiment:
         return data
 
 
-def _cell_id(players: int, mode: str, ss: bool, om: bool, deck: str, lineup: str, ov: tuple) -> str:
-    base = f"p{players}-{mode}-ss{int(ss)}-om{int(om)}-{deck}-{lineup}"
+def _cell_id(players: int, mode: str, modules: frozenset[str], deck: str, lineup: str, ov: tuple) -> str:
+    """``p4-full-ss1-om1-random-heuristic-mix``: each toggled module as its token and 0/1, in registry order."""
+    flags = "".join(f"-{spec.token}{int(spec.name in modules)}" for spec in toggled())
+    base = f"p{players}-{mode}{flags}-{deck}-{lineup}"
     if not ov:
         return base
     digest = hashlib.sha256(json.dumps(ov, sort_keys=True, default=str).encode()).hexdigest()[:8]
@@ -231,7 +267,8 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
                 raise ExperimentError(f"{source}: lineup {name!r}: {exc}") from None
     decks = _omen_decks(cfg.matrix.omen_deck, pack, source)
     m = cfg.matrix
-    axes = (m.players, m.mode, m.shapeshifting, m.omens, decks, m.lineup, *cfg.overrides.values())
+    switches = [getattr(m, name) for name in MODULE_AXES]
+    axes = (m.players, m.mode, *switches, decks, m.lineup, *cfg.overrides.values())
     size = math.prod(len(axis) for axis in axes)
     if size > MAX_CELLS:
         raise ExperimentError(f"{source}: the matrix has {size:,} cells before exclusions (at most {MAX_CELLS:,})")
@@ -273,18 +310,20 @@ def _cells(cfg: ExperimentConfig, lineups: dict[str, Lineup], decks: list[str], 
     m = cfg.matrix
     paths = list(cfg.overrides)
     cells: dict[str, Cell] = {}
-    grid = itertools.product(m.players, m.mode, m.shapeshifting, m.omens, decks, m.lineup)
-    for (players, mode, ss, om, deck, lineup), ov_values in itertools.product(
+    switches = itertools.product(*(getattr(m, name) for name in MODULE_AXES))
+    grid = itertools.product(m.players, m.mode, switches, decks, m.lineup)
+    for (players, mode, on, deck, lineup), ov_values in itertools.product(
         grid, itertools.product(*cfg.overrides.values())
     ):
-        deck = deck if om else "none"
+        modules = frozenset(name for name, flag in zip(MODULE_AXES, on, strict=True) if flag)
+        off = {axis: value for spec in toggled() if spec.name not in modules for axis, value in spec.cell_axes}
+        deck = off.get("omen_deck", deck)  # an axis a module owns takes its off value where the module is off
         ov = tuple(zip(paths, ov_values, strict=True))
         cell = Cell(
-            _cell_id(players, mode, ss, om, deck, lineup, ov),
+            _cell_id(players, mode, modules, deck, lineup, ov),
             players,
             mode,
-            ss,
-            om,
+            modules,
             deck,
             lineup,
             lineups[lineup],

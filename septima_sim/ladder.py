@@ -25,6 +25,7 @@ from openskill.models import PlackettLuce
 from scipy import stats
 
 from septima_sim.analysis.stats import wilson
+from septima_sim.experiment import MODULE_AXES
 from septima_sim.store import scan
 
 MATCHUP_COLUMNS = ("a", "b", "games", "a_win_rate", "ci_low", "ci_high")
@@ -54,8 +55,7 @@ def ladder_config(
     games: int,
     seed: int,
     mode: str = "full",
-    shapeshifting: bool = False,
-    omens: bool = False,
+    modules: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """The experiment config (as a mapping for ``experiment.build``) that plays the ladder.
 
@@ -71,8 +71,7 @@ def ladder_config(
         "matrix": {
             "players": [players],
             "mode": [mode],
-            "shapeshifting": [shapeshifting],
-            "omens": [omens],
+            **{name: [name in modules] for name in MODULE_AXES},
             "lineup": list(lineups),
         },
         "lineups": lineups,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import json
 import os
 import shlex
@@ -116,6 +117,7 @@ def play_shard(task: ShardTask) -> ShardOutput:
     cell = task.cell
     config = cell.game_config()
     content = cell_content(cell, task.content_dir)
+    gc.freeze()  # modules, content and tables live as long as the worker: no collection walks them again
     overrides = {path: store.override_value(v) for path, v in cell.overrides}
     cols: dict[str, dict[str, list[Any]]] = {t: {} for t in store.TABLES}
     rows = dict.fromkeys(store.TABLES, 0)

@@ -20,12 +20,40 @@ from typing import Any, BinaryIO
 
 import polars as pl
 
+from septima_sim.engine.modules import MODULES, flag_columns
 from septima_sim.engine.results import SOURCES
 
 TABLES: tuple[str, ...] = ("games", "players", "events", "errors")
 MANIFEST_SCHEMA = "septima-sim-run"
 """The ``schema`` key of every run manifest: what ``--force``, ``--resume`` and ``report`` recognise as a run."""
 SCHEMA_VERSION = 1
+
+COLUMN_TYPES: dict[str, pl.DataType] = {
+    "bool": pl.Boolean(),
+    "int8": pl.Int8(),
+    "int16": pl.Int16(),
+    "str": pl.String(),
+    "list[str]": pl.List(pl.String()),
+    "list[int8]": pl.List(pl.Int8()),
+}
+"""The store type of each value kind a module column declares (``engine.modules.spec.COLUMN_KINDS``)."""
+
+
+def _module_columns(table: str, automatic: bool | None = None) -> dict[str, pl.DataType]:
+    """The columns the registered modules add to a table (``game``, ``player``, ``action`` or other ``event``
+    records), in registry order; ``automatic`` picks the toggled (False) or the automatic (True) modules only."""
+    out: dict[str, pl.DataType] = {}
+    for spec in MODULES.values():
+        if automatic is None or spec.automatic == automatic:
+            cols = {
+                "game": spec.game_columns,
+                "player": spec.player_columns,
+                "action": spec.action_fields,
+                "event": spec.event_fields,
+            }[table]
+            out.update((c.name, COLUMN_TYPES[c.kind]) for c in cols)
+    return out
+
 
 _KEYS: dict[str, pl.DataType] = {"run_id": pl.String(), "cell_id": pl.String(), "game_index": pl.Int32()}
 
@@ -34,13 +62,10 @@ GAMES: dict[str, pl.DataType] = {
     "seed": pl.Int64(),
     "players": pl.Int8(),
     "mode": pl.String(),
-    "shapeshifting": pl.Boolean(),
-    "omens": pl.Boolean(),
-    "solo": pl.Boolean(),
+    **dict.fromkeys(flag_columns(), pl.Boolean()),
     "omen_deck": pl.String(),
     "lineup": pl.String(),
-    "omen_cards": pl.List(pl.String()),
-    "omen_halves": pl.List(pl.String()),
+    **_module_columns("game", automatic=False),
     "winner_seats": pl.List(pl.Int8()),
     "winning_score": pl.Int16(),
     "margin": pl.Int16(),
@@ -52,14 +77,11 @@ GAMES: dict[str, pl.DataType] = {
     "rules_version": pl.String(),
     "content_hash": pl.String(),
     "duration_ms": pl.Float32(),
-    "tribulations_met": pl.Int8(),
-    "tribulations": pl.List(pl.String()),
-    "tribulations_failed": pl.List(pl.String()),
-    "widow_wisdom": pl.Int16(),
-    "widow_suspicion": pl.Int8(),
-    "solo_won": pl.Boolean(),
+    **_module_columns("game", automatic=True),
 }
-"""games: one row per game; every override axis is appended as a further column named by its dotted path."""
+"""games: one row per game; every override axis is appended as a further column named by its dotted path. The
+module columns come from ``engine.modules.MODULES``: one flag per module, then the columns each module declares
+(the toggled modules' after the cell columns, the automatic ones' last)."""
 
 _SMALL = pl.Int8()
 PLAYERS: dict[str, pl.DataType] = {
@@ -94,11 +116,7 @@ PLAYERS: dict[str, pl.DataType] = {
     "spells": pl.List(pl.String()),
     "goals": pl.List(pl.String()),
     "goals_scored": pl.List(pl.String()),
-    "animals": pl.List(pl.String()),
-    "animals_used": pl.List(pl.String()),
-    "shapeshifts": _SMALL,
-    "turns_in_animal_form": _SMALL,
-    "form_end": pl.String(),
+    **_module_columns("player"),
 }
 """players: one row per (game, seat). ``healed_<disease>``, ``brewed_<potion>``, ``played_<action>`` are Int16."""
 _COUNT_PREFIXES = ("healed_", "brewed_", "played_", "wisdom_")
@@ -114,13 +132,12 @@ EVENTS: dict[str, pl.DataType] = {
     "matched_players": pl.Int8(),
     "matched_septima": pl.Boolean(),
     "matched_other": pl.String(),
-    "form": pl.String(),
+    **_module_columns("action"),
     "suspicion_before": pl.Int16(),
     "suspicion_after": pl.Int16(),
     "wisdom_before": pl.Int16(),
     "wisdom_after": pl.Int16(),
-    "omen": pl.String(),
-    "omen_half": pl.String(),
+    **_module_columns("event"),
     "detail": pl.String(),
 }
 """events: one row per engine event (only with ``--events``); keys the engine adds beyond these are dropped."""

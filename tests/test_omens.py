@@ -8,7 +8,7 @@ import pytest
 
 from septima_sim.content import Content
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import abilities, actions, crowd, potions, ritual, spells, trials
+from septima_sim.engine import abilities, actions, crowd, passives, potions, ritual, spells, trials
 from septima_sim.engine.config import ConfigError, GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
@@ -379,7 +379,7 @@ def test_festival_of_guilds_and_guild_strike(content: Content) -> None:
     here = g.board.vertex_areas[p.vertex]
     far = next(i for i, a in enumerate(content.areas) if a.town and i not in here)
     g.buildings = {far: apothecary}
-    discount = lambda: abilities.passive(g, p, "brew_discount")  # noqa: E731
+    discount = lambda: passives.passive(g, p, "brew_discount")  # noqa: E731
     assert both(g, "festival-of-guilds", "bright", discount) == (0, 1)  # no adjacency needed
     g.buildings = {here[0]: apothecary}
     assert both(g, "festival-of-guilds", "dark", discount) == (1, 0)  # Guild Strike: closed

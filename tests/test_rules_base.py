@@ -26,7 +26,7 @@ from helpers import (
 
 from septima_sim.content import INGREDIENTS, Content
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import actions, crowd, hunters, potions, ritual, scoring, spells, trials
+from septima_sim.engine import actions, crowd, hunters, potion_uses, potions, ritual, scoring, spells, trials
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
@@ -1185,5 +1185,5 @@ def test_content11_practical_potions_in_own_turn(content: Content) -> None:
 def test_content11_calming_potion_can_lay_a_hunter_down_elsewhere(content: Content) -> None:
     g = make_game(content, policies=[Scripted(calming=0 * 10 + 4), Scripted()])
     p = g.players[0]
-    potions._calming(g, p)
+    potion_uses.POTION_USES["calming"](g, p)
     assert g.hunter_space == [4] and g.hunter_active == [False] and p.suspicion == 2

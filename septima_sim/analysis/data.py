@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from septima_sim import store
+from septima_sim.engine.modules import flag_columns
 
 Frame = pl.DataFrame | pl.LazyFrame
 """Analysis functions take a collected or a lazy frame."""
@@ -105,7 +106,7 @@ class RunTables:
 
 
 _GAME_KEYS = ("cell_id", "game_index")
-CELL_COLUMNS = ("mode", "shapeshifting", "omens", "solo", "lineup", "omen_deck")
+CELL_COLUMNS = ("mode", *flag_columns(), "lineup", "omen_deck")
 """Game columns that are constant within a cell (experiment axes)."""
 GAME_COLUMNS = ("start_player", "seed", "turns")
 

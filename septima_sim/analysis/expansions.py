@@ -1,12 +1,14 @@
 """The expansion modules as the analysis sees them, in one place: each module's boolean axis, its display name, the
 axes its off cells do not share with its on cells, and the component families that exist only with it.
 
-Adding a module to the analysis (and the report) means adding one entry here; the engine-side registry can feed
-this table later."""
+Built from the engine's ``MODULES`` registry (its ``ModuleSpec`` declares the title, owned axes and component
+families): a module registered there is in the analysis and the report with no change here."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from septima_sim.engine.modules import toggled
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,15 +33,16 @@ class Module:
     kinds: tuple[Kind, ...] = ()
 
 
-MODULES: tuple[Module, ...] = (
-    Module("shapeshifting", "Shapeshifting", kinds=(Kind("animal", "animals", only_when="shapeshifting"),)),
+MODULES: tuple[Module, ...] = tuple(
     Module(
-        "omens",
-        "Omens",
-        unpaired_axes=("omen_deck",),
-        kinds=(Kind("omen half", "omen_halves", game_level=True, only_when="omens"),),
-    ),
+        spec.name,
+        spec.title or spec.name.capitalize(),
+        unpaired_axes=tuple(axis for axis, _ in spec.cell_axes),
+        kinds=tuple(Kind(c.name, c.column, game_level=c.game_level, only_when=spec.name) for c in spec.components),
+    )
+    for spec in toggled()
 )
+"""The modules a user switches, from the engine's registry (``engine.modules.MODULES``)."""
 AXES: tuple[str, ...] = tuple(m.axis for m in MODULES)
 
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from septima_sim.content.model import CRYSTAL
 from septima_sim.engine import crowd, effects, potions, spells, supply
 from septima_sim.engine import ritual as ritual_track
-from septima_sim.engine.abilities import passive
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.passives import passive
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game

@@ -1,18 +1,17 @@
-"""The crowd: loyal citizens entering it, seated in trial chambers, and crowd picks (B21c, B21d, B29)."""
+"""The crowd: loyal citizens entering it, seated in trial chambers, and crowd picks (B21c, B21d, B29; the picks
+themselves in ``crowd_picks``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine import payment, spells, supply
+from septima_sim.engine.crowd_picks import PICK_LIST, PICKS
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
 
-PICKS: tuple[str, ...] = ("potion", "ingredient", "move", "suspicion", "ready_spell")
-"""B29: pay 1 ingredient -> any potion; any 1 ingredient; move up to 4; suspicion -1; pay 1 -> ready a spell."""
 
 
 def citizen_to_crowd(p: Player, n: int) -> None:
@@ -49,40 +48,14 @@ def crowd_picks(g: Game, p: Player, k: int) -> int:
     """Take up to k different crowd picks (B29); returns how many were taken."""
     taken: list[int] = []
     for _ in range(k):
-        opts = [i for i in range(len(PICKS)) if i not in taken and _possible(g, p, i)]
+        opts = [i for i, option in enumerate(PICK_LIST) if i not in taken and option.possible(g, p)]
         if not opts:
             break
         pick = g.ask_or_stop(Kind.CROWD_PICK, p.seat, opts)
         if pick < 0:
             break
         taken.append(pick)
-        _take(g, p, pick)
+        PICK_LIST[pick].take(g, p)
         if g.sink is not None:
             g.emit("crowd_pick", p.seat, detail=PICKS[pick])
     return len(taken)
-
-
-def _possible(g: Game, p: Player, pick: int) -> bool:
-    name = PICKS[pick]
-    if name == "potion":
-        return any(p.res) and any(g.potion_supply)
-    if name == "ready_spell":
-        return g.full and any(p.res) and any(not sp.ready for sp in p.spells)
-    return True
-
-
-def _take(g: Game, p: Player, pick: int) -> None:
-    name = PICKS[pick]
-    if name == "potion":
-        payment.pay(g, p, (payment.ANY,), "crowd_pick:potion")
-        opts = [i for i in range(len(g.content.potions)) if g.potion_supply[i] > 0]
-        supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "pick"), brewed=False)
-    elif name == "ingredient":
-        g.choose_ingredient(p)
-    elif name == "move":
-        g.move_leader(p, g.rules.crowd_move_steps)
-    elif name == "suspicion":
-        g.lower_suspicion(p, -g.rules.crowd_suspicion)
-    else:
-        payment.pay(g, p, (payment.ANY,), "crowd_pick:ready_spell")
-        spells.ready_spell(g, p, "", boost=False)  # Empowering Constellation: one spell per crowd pick

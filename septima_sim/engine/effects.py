@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL, Effect
 from septima_sim.engine import crowd, spells, supply
-from septima_sim.engine.abilities import abilities, building_abilities
+from septima_sim.engine.abilities import buildings_in_force, witches_in_force
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
@@ -16,12 +16,20 @@ if TYPE_CHECKING:
 
 
 def trigger(g: Game, p: Player, when: str, buildings_only: bool = False) -> None:
-    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``); only the
-    adjacent buildings' with `buildings_only` (Remember's copy, reading ``remember_abilities``)."""
-    for ab in building_abilities(g, p) if buildings_only else abilities(g, p):
-        if ab.trigger == when:
-            for e in ab.effects:
-                apply(g, p, e)
+    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``): the witches'
+    then the buildings', each ability's effects in order (``abilities.TriggerTable`` of the pack); only the
+    buildings' with `buildings_only` (Remember's copy, reading ``remember_abilities``)."""
+    triggered = g.tables.triggers.by_trigger.get(when)
+    if triggered is None:
+        return
+    witches = witches_in_force(g, p) if triggered.by_witches and not buildings_only else ()
+    buildings = buildings_in_force(g, p) if triggered.by_buildings else ()
+    for w in witches:
+        for e in triggered.witch[w]:
+            _EFFECTS[e.kind](g, p, e)
+    for b in buildings:
+        for e in triggered.building[b]:
+            _EFFECTS[e.kind](g, p, e)
 
 
 def apply(g: Game, p: Player, e: Effect) -> None:
@@ -34,10 +42,11 @@ def _wisdom(g: Game, p: Player, e: Effect) -> None:
 
 
 def _ingredient(g: Game, p: Player, e: Effect) -> None:
-    if e.arg == "any":
+    idx = g.ingredient_index.get(e.arg, -1)  # "any": the player's choice
+    if idx < 0:
         g.choose_ingredient(p)
     else:
-        g.gain_res(p, g.ingredient_index[e.arg])
+        g.gain_res(p, idx)
 
 
 def _crystal(g: Game, p: Player, e: Effect) -> None:
@@ -77,12 +86,7 @@ def _gain_spell(g: Game, p: Player, e: Effect) -> None:
 
 
 def _potion(g: Game, p: Player, e: Effect) -> None:
-    kinds = g.content.potions
-    if e.arg in ("remedy", "practical", "any"):
-        opts = [i for i, pot in enumerate(kinds) if g.potion_supply[i] > 0 and e.arg in ("any", pot.kind)]
-    else:
-        i = g.potion_index[e.arg]
-        opts = [i] if g.potion_supply[i] > 0 else []
+    opts = [i for i in g.tables.potion_group[e.arg] if g.potion_supply[i] > 0]
     if opts:
         supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "gift"), brewed=False)
 

@@ -132,6 +132,7 @@ class Game:
                 attach(Simulator(self, s))
         self.views: list[LiveView | SealedView] = [make_view(self, s, p) for s, p in enumerate(self.policies)]
         self.sealed: list[SealedView | None] = [v if isinstance(v, SealedView) else None for v in self.views]
+        self.any_sealed = any(v is not None for v in self.sealed)  # the hot path checks this flag first
 
     def view(self, seat: int) -> LiveView | SealedView:
         """The seat's view as its policy would see it now."""
@@ -151,9 +152,10 @@ class Game:
             return options[0]
         self.decisions += 1
         opts = tuple(options)
-        sealed = self.sealed[seat]
-        if sealed is not None:
-            sealed.seal(self, seat)
+        if self.any_sealed:
+            sealed = self.sealed[seat]
+            if sealed is not None:
+                sealed.seal(self, seat)
         return opts[self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])]
 
     def ask_or_stop(self, kind: str, seat: int, options: list[Any], stop: Any = -1, context: object = None) -> Any:
@@ -210,8 +212,9 @@ class Game:
 
     def free_vertices(self, p: Player, steps: int) -> list[int]:
         """Vertices the leader may end on within `steps` (-1 = any): unoccupied, plus staying put (B18)."""
+        here = p.vertex
         occ = self.occupied
-        return [v for v in self.board.reach(p.vertex, steps) if v == p.vertex or v not in occ]
+        return [v for v in self.board.reach(here, steps) if v == here or v not in occ]
 
     def move_to(self, p: Player, vertex: int) -> None:
         self.occupied.discard(p.vertex)
@@ -229,7 +232,8 @@ class Game:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
         if n <= 0 or p.no_raise:  # S4: in animal form suspicion is never raised
             return
-        self.fx.on_raise(self, p)
+        if self.fx.uses_on_raise:
+            self.fx.on_raise(self, p)
         p.raised = True
         top = self.rules.suspicion_max
         for _ in range(n):
@@ -464,7 +468,8 @@ class Game:
         opts = [i for i in self.hand_actions if p.hand[i]]
         for card_options in self.hooks.card_options:
             opts = card_options(self, p, opts)
-        return self.fx.card_options(self, p, opts)
+        fx = self.fx
+        return fx.card_options(self, p, opts) if fx.uses_card_options else opts
 
     def moon_phase(self, forced: dict[int, int] | None = None) -> None:
         """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
@@ -506,7 +511,7 @@ class Game:
         dest = self.ask(Kind.PREMOVE, seat, opts)
         if dest != p.vertex:
             self.move_to(p, dest)
-        potions.offer_potions(self, p, "before")  # reading practical_potions = "own-turn" only
+        potions.offer_potions(self, p, before=True)  # reading practical_potions = "own-turn" only
         others, septima = self.matched(seat, card)
         oil = False
         if others == 0 and not septima and not p.no_raise:  # S4: no effect that needs a raise in animal form
@@ -520,7 +525,8 @@ class Game:
         actions.resolve_card(self, p, card, matched, card)
         icon = self.icon[card]
         effects.trigger(self, p, self.play_trigger[icon])
-        self.fx.on_play(self, p, icon)  # Omens: a half that acts when an action is played
+        if self.fx.uses_on_play:  # Omens: a half that acts when an action is played
+            self.fx.on_play(self, p, icon)
         if self.full:
             ritual.offer_spells(self, p, icon)
         if self.sink is not None:
@@ -551,7 +557,7 @@ class Game:
             raise_by = 0
         else:
             raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
-            if others:
+            if others and self.fx.uses_match_raise:
                 raise_by += self.fx.match_raise(self)  # Omens: Suspicious Allies
             if oil:
                 raise_by += r.ritual_oil

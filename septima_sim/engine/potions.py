@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import crowd, effects, payment
-from septima_sim.engine.abilities import passive
-from septima_sim.engine.board import REGIONS
+from septima_sim.engine import effects, payment
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.passives import passive
+from septima_sim.engine.potion_uses import POTION_USES
 from septima_sim.engine.supply import use_potion
 
 if TYPE_CHECKING:
@@ -102,12 +102,12 @@ def offer_ritual_oil(g: Game, p: Player) -> bool:
     return True
 
 
-def offer_potions(g: Game, p: Player, when: str = "after") -> None:
-    """Practical potions used in your own turn: Calming, Flying Ointment, Love Potion, after your card (`when`
-    "after"); reading ``practical_potions`` "own-turn" (seed 001) offers them before your card too (`when`
-    "before")."""
-    if when == "before" and g.rules.readings.practical_potions.value != "own-turn":
+def offer_potions(g: Game, p: Player, before: bool = False) -> None:
+    """Practical potions used in your own turn: Calming, Flying Ointment, Love Potion, after your card; reading
+    ``practical_potions`` "own-turn" (seed 001) offers them before your card too (`before`)."""
+    if before and g.rules.readings.practical_potions.value != "own-turn":
         return
+    when = "before" if before else "after"
     pots = g.content.potions
     while True:
         opts = [i for i in g.usable_practicals if p.potions[i] > 0]
@@ -117,25 +117,4 @@ def offer_potions(g: Game, p: Player, when: str = "after") -> None:
         if choice < 0:
             return
         use_potion(g, p, choice)
-        use = pots[choice].use
-        if use == "calming":
-            _calming(g, p)
-        elif use == "flying":
-            g.move_leader(p, -1)
-        elif use == "love":
-            crowd.citizen_to_crowd(p, 1)
-            crowd.seat_citizen(g, p)
-
-
-def _calming(g: Game, p: Player) -> None:
-    """Calming Potion: suspicion -2, or move a hunter to another hunter space and lay it down."""
-    taken = set(g.hunter_space)
-    free = [sp for sp in range(1, REGIONS + 1) if sp not in taken]
-    opts = [-1] + [h * 10 + sp for h in range(len(g.hunter_space)) for sp in free]
-    choice = g.ask(Kind.CALMING, p.seat, opts)
-    if choice < 0:
-        g.lower_suspicion(p, -g.rules.calming_suspicion)
-    else:
-        h, sp = divmod(choice, 10)
-        g.hunter_space[h] = sp
-        g.hunter_active[h] = False
+        POTION_USES[pots[choice].use](g, p)

@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from septima_sim.engine.state import Patient, Player
 
 
+HOT_HOOKS: tuple[str, ...] = ("card_options", "on_play", "on_raise", "match_raise")
+"""Rule-effect hooks the turn loop calls per seat and turn: each has a ``uses_<hook>`` flag read before calling it."""
+
+
 class RuleEffect:
     """A rule change for every seat. ``id`` is its content id; the flags are read in the hot path as attributes."""
 
@@ -28,6 +32,18 @@ class RuleEffect:
 
     changes_price: ClassVar[bool] = False
     """``can_pay`` / ``pay_recipe`` replace the recipe's price (read before calling them, in the brewing loop)."""
+
+    uses_card_options: ClassVar[bool] = False
+    uses_on_play: ClassVar[bool] = False
+    uses_on_raise: ClassVar[bool] = False
+    uses_match_raise: ClassVar[bool] = False
+    """``uses_<hook>``: the class overrides that hook (set for every subclass; the turn loop reads the flag instead of
+    calling a hook that does nothing, ``HOT_HOOKS``)."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        for hook in HOT_HOOKS:
+            setattr(cls, f"uses_{hook}", getattr(cls, hook) is not getattr(RuleEffect, hook))
 
     def card_options(self, g: Game, p: Player, options: list[int]) -> list[int]:
         """B11: the cards the seat may select."""

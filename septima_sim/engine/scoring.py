@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from septima_sim.engine.modules.spec import MODULES, columns
 from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
-from septima_sim.engine.stats import stat
+from septima_sim.engine.stats import meets, stat
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -50,8 +50,7 @@ def score_end(g: Game) -> None:
 
 def _fulfilled(g: Game, p: Player, goal: int) -> bool:
     gl = g.content.goals[goal]
-    value = stat(g, p, gl.stat)
-    return value >= gl.value if gl.op == ">=" else value <= gl.value
+    return meets(g, p, gl.stat, gl.op, gl.value)
 
 
 def ranking(g: Game) -> tuple[list[int], list[int]]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from septima_sim.content.model import INGREDIENTS, Content
+from septima_sim.engine.abilities import TriggerTable
 from septima_sim.engine.board import Board
+from septima_sim.engine.passives import PassiveTable
+from septima_sim.engine.potion_uses import POTION_USES
 
 
 class Tables:
@@ -17,11 +20,14 @@ class Tables:
         "icon",
         "ingredient_index",
         "mode_actions",
+        "passives",
         "play_trigger",
+        "potion_group",
         "potion_index",
         "practical_by_use",
         "remedy_of",
         "space_order",
+        "triggers",
         "usable_practicals",
     )
 
@@ -38,6 +44,13 @@ class Tables:
         self.chant = self.action_index["chant"]
         self.play_trigger = tuple(f"play:{a}" for a in self.action_ids)  # ability trigger names per card (B21g)
         self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
+        # a potion effect's argument -> the potions it may give: "any", a kind ("remedy", "practical") or one potion
+        group: dict[str, list[int]] = {pot.id: [i] for i, pot in enumerate(content.potions)}
+        kinds: dict[str, list[int]] = {"remedy": [], "practical": []}
+        for i, pot in enumerate(content.potions):
+            kinds.setdefault(pot.kind, []).append(i)
+        group |= kinds | {"any": list(range(len(content.potions)))}
+        self.potion_group = {arg: tuple(potions) for arg, potions in group.items()}
         self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
         disease_ids = [d.id for d in content.diseases]
         remedy_of = [-1] * len(disease_ids)  # disease index -> potion index of its Remedy
@@ -46,11 +59,13 @@ class Tables:
                 remedy_of[disease_ids.index(pot.cures)] = i
         self.remedy_of = tuple(remedy_of)
         self.practical_by_use = {pot.use: i for i, pot in enumerate(content.potions) if pot.kind == "practical"}
-        self.usable_practicals = tuple(i for u, i in self.practical_by_use.items() if u != "ritual-oil")
+        self.usable_practicals = tuple(i for u, i in self.practical_by_use.items() if u in POTION_USES)
         order: dict[str, list[str]] = {}  # patient spaces per flag colour, lowest number first (B9)
         for space in sorted(self.board.patient_spaces, key=_space_key):
             order.setdefault(space.split("-")[0], []).append(space)
         self.space_order = {flag: tuple(spaces) for flag, spaces in order.items()}
+        self.triggers = TriggerTable(content)  # triggered abilities by trigger (B21g)
+        self.passives = PassiveTable(content)  # passive modifiers by name
 
 
 def _space_key(space: str) -> tuple[str, int]:

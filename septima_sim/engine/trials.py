@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from septima_sim.engine import crowd, effects
-from septima_sim.engine.abilities import abilities
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.passives import passive_limit
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -42,10 +42,7 @@ def trial_phase(g: Game, crowd_picks: bool) -> None:
             k = sum(1 for t in thresholds if p.crowd >= t)
             k = g.fx.trial_picks(g, k)  # Omens: Wave of Sympathy / Search Warrant
             if k and crowd.crowd_picks(g, p, k):
-                recall = r.recall_after_picks
-                for ab in abilities(g, p):
-                    if ab.passive == "trial_recall":
-                        recall = min(recall, ab.amount2)
+                recall = passive_limit(g, p, "trial_recall", r.recall_after_picks, second=True)
                 back = min(recall, p.crowd)
                 p.crowd -= back
                 p.supply += back
@@ -99,10 +96,7 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
         p.trials_won += 1
         g.gain_wisdom(p, g.rules.winner_wisdom, "trials")
         g.fx.trial_won(g, p)
-        recall = g.rules.winner_recall
-        for ab in abilities(g, p):
-            if ab.passive == "trial_recall":
-                recall = min(recall, ab.amount)
+        recall = passive_limit(g, p, "trial_recall", g.rules.winner_recall)
         recruited = g.ask(Kind.RECRUIT, winner, (1, 0), witch) == 1
         if recruited:
             if len(p.coven) >= g.rules.max_witches:

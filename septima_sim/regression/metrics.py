@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 
 from septima_sim.analysis.expansions import AXES
+from septima_sim.engine.modules import MODULES
 from septima_sim.experiment import Cell, Experiment
 from septima_sim.regression.outcomes import Outcomes
 
@@ -121,8 +122,8 @@ def metrics(exp: Experiment, base: Outcomes, cur: Outcomes) -> list[Metric]:
 
 def _module_off(exp: Experiment, on: Cell, axis: str) -> Cell | None:
     """The cell equal to ``on`` but with module ``axis`` off (None if ``on`` has it off or the config lacks it);
-    turning Omens off also sets the Omen deck to ``none``."""
-    if not getattr(on, axis):
+    the axes the module owns take their off values (``ModuleSpec.cell_axes``: Omens off = Omen deck ``none``)."""
+    if axis not in on.modules:
         return None
-    want = {**on.axis_values(), axis: False, **({"omen_deck": "none"} if axis == "omens" else {})}
+    want = {**on.axis_values(), axis: False, **dict(MODULES[axis].cell_axes)}
     return next((c for c in exp.cells if c.axis_values() == want), None)

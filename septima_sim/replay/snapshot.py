@@ -18,6 +18,7 @@ from septima_sim.content.model import INGREDIENTS
 from septima_sim.engine import GameConfig, GameResult
 from septima_sim.engine.decisions import Policy
 from septima_sim.engine.game import Game
+from septima_sim.engine.modules import toggled
 from septima_sim.engine.modules.base import Module
 from septima_sim.engine.modules.omens import OmensModule
 from septima_sim.engine.modules.shapeshifting import ShapeshiftingModule
@@ -69,8 +70,7 @@ def record_game(config: GameConfig, content: Content, policies: Sequence[Policy]
         config={
             "players": config.players,
             "mode": config.mode,
-            "shapeshifting": config.shapeshifting,
-            "omens": config.omens,
+            **{spec.name: spec.name in config.modules for spec in toggled()},
             "seed": seed,
             "sources": [s for s in SOURCES],
         },

@@ -17,7 +17,7 @@ from septima_sim.engine import effects, payment, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.modules.spec import Column, Component, ModuleSpec
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ class AlchemistsGift(OmenEffect):
 
     def _cost(self, g: Game, potion: int, waive: int) -> int:
         pot = g.content.potions[potion]
-        cost = self.amount("love_cost" if pot.use == "love" else "other_cost")
+        cost = self.amount("love_cost" if potion == g.practical_by_use.get("love", -1) else "other_cost")
         return cost - (1 if waive >= 0 and waive in pot.recipe else 0)
 
     def can_pay(self, g: Game, p: Player, potion: int, discount: int, waive: int) -> bool:
@@ -288,7 +288,7 @@ class FreePractical(OmenEffect):
     def after_brew(self, g: Game, p: Player, brewed: int) -> None:
         if brewed < self.amount("brewed"):
             return
-        opts = [i for i, pot in enumerate(g.content.potions) if pot.kind == "practical" and g.potion_supply[i] > 0]
+        opts = [i for i in g.tables.potion_group["practical"] if g.potion_supply[i] > 0]
         if opts:
             choice = g.ask(Kind.OMEN, p.seat, [*opts, -1], self.id)
             if choice >= 0:
@@ -346,7 +346,7 @@ class SpiritualLink(OmenEffect):
     def after_recruit(self, g: Game, witch: int, winner: int, recall: int, first_chamber: bool) -> int:
         w = g.content.witches[witch]
         ability: Ability = w.ability
-        if ability.passive == "trial_recall":
+        if g.tables.passives.columns["trial_recall"].witch_has[witch]:
             if g.ask(Kind.OMEN, winner, (1, 0), self.id) == 1:
                 recall = min(recall, ability.amount)
             return recall
@@ -516,4 +516,8 @@ SPEC: Final = ModuleSpec(
     full_only=True,
     game_columns=(Column("omen_cards", "list[str]", []), Column("omen_halves", "list[str]", [])),
     event_fields=(Column("omen", "str"), Column("omen_half", "str")),  # on every event while an Omen is active
+    title="Omens",
+    cell_axes=(("omen_deck", "none"),),
+    components=(Component("omen half", "omen_halves", game_level=True),),
+    help="Play with the Omens module (random Omen deck).",
 )

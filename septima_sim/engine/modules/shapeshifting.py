@@ -13,7 +13,7 @@ from septima_sim.engine import crowd, payment, spells
 from septima_sim.engine.actions import register_action
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.modules.spec import Column, Component, ModuleSpec
 from septima_sim.engine.rule_effects import NO_SEAT_EFFECT, SeatEffect
 
 if TYPE_CHECKING:
@@ -377,4 +377,7 @@ SPEC: Final = ModuleSpec(
         Column("form_end", "str", "human"),
     ),
     action_fields=(Column("form", "str", "human"),),
+    title="Shapeshifting",
+    components=(Component("animal", "animals"),),
+    help="Play with the Shapeshifting module.",
 )

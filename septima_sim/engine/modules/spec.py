@@ -6,6 +6,7 @@ regression keys, the CLI flags, analysis and report breakdowns) reads this regis
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -28,12 +29,25 @@ class Column:
 
 
 @dataclass(frozen=True, slots=True)
+class Component:
+    """A family of components that exist only with a module (the analysis ranks them): its name, the list column
+    that holds them (per seat in players, or per game in games with ``game_level``)."""
+
+    name: str
+    column: str
+    game_level: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleSpec:
     """A module: its name (also ``GameConfig.modules`` entry and the games-table flag column), the short token a cell
     id uses, whether it needs the Full game, the player counts it plays with (``automatic``: on whenever the count
     allows, like the solo opponent), its result columns (one games row, one players row per seat), the fields every
     ``action`` event carries (at their defaults while the module is off), the fields it adds to other events while
-    on, and the factory of its per-game ``Module`` object."""
+    on, and the factory of its per-game ``Module`` object. For the consumers outside the engine: ``title`` (its display
+    name), ``cell_axes`` (further experiment axes it owns, each with its value in the cells where it is off: they
+    differ between its off and on cells), ``components`` (families the analysis ranks) and ``help`` (the CLI flag's
+    help). A module that is not ``automatic`` is an experiment axis, a games column and a CLI flag of its name."""
 
     name: str
     token: str
@@ -45,6 +59,15 @@ class ModuleSpec:
     player_columns: tuple[Column, ...] = ()
     action_fields: tuple[Column, ...] = ()
     event_fields: tuple[Column, ...] = ()
+    title: str = ""
+    cell_axes: tuple[tuple[str, str], ...] = ()
+    components: tuple[Component, ...] = ()
+    help: str = ""
+
+    @property
+    def toggled(self) -> bool:
+        """Switched on and off by the user (an experiment axis and a CLI flag), not by the player count."""
+        return not self.automatic
 
 
 MODULES: dict[str, ModuleSpec] = {}
@@ -68,6 +91,17 @@ VALIDATED: set[object] = set()
 config, and the games of a cell share one)."""
 
 
+def toggled() -> list[ModuleSpec]:
+    """The modules a user switches on (experiment axes, cell-id tokens, CLI flags), in registry order."""
+    return [s for s in MODULES.values() if s.toggled]
+
+
+def flag_columns() -> list[str]:
+    """The games table's module columns (true when the module was on): the toggled modules, then the automatic ones
+    (the order of the columns in every run's games files)."""
+    return [s.name for s in toggled()] + [s.name for s in MODULES.values() if s.automatic]
+
+
 def columns() -> Columns:
     """The registered modules' columns (computed once per registry change)."""
     if not _COLUMNS:
@@ -75,8 +109,19 @@ def columns() -> Columns:
     return _COLUMNS[0]
 
 
+NAME_PATTERN: Final = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+"""A module's name and token: they become a games column, a matrix axis, a CLI value and part of cell ids."""
+
+
 def register_module(spec: ModuleSpec) -> None:
-    """Add a module to ``MODULES`` (a plugin or a test module; the built-in ones register in ``modules/__init__``)."""
+    """Add a module to ``MODULES`` (a plugin or a test module; the built-in ones register in ``modules/__init__``).
+    Raises ValueError for a name or token that is not a safe identifier or is taken, or an unknown column kind."""
+    for what, value in (("name", spec.name), ("token", spec.token)):
+        if not NAME_PATTERN.match(value):
+            raise ValueError(f"module {spec.name!r}: {what} {value!r} is not lowercase letters, digits and _")
+    for other in MODULES.values():
+        if other.name != spec.name and spec.token == other.token:
+            raise ValueError(f"module {spec.name}: token {spec.token!r} is taken by module {other.name}")
     for col in (*spec.game_columns, *spec.player_columns, *spec.action_fields, *spec.event_fields):
         if col.kind not in COLUMN_KINDS:
             raise ValueError(f"module {spec.name}: column {col.name} has unknown kind {col.kind!r}")

@@ -9,6 +9,7 @@ player wins only by meeting enough Tribulations (W4).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import Effect
@@ -187,7 +188,8 @@ class WidowModule(Module):
         return row == self.ritual_row and col == g.content.ritual.start_column
 
     def stat(self, g: Game, p: Player, name: str) -> int | None:
-        return p.wisdom - self.wisdom if name == "wisdom_lead" else None
+        read = _STATS.get(name)
+        return None if read is None else read(self, p)
 
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
         rng.shuffle(self.markers)
@@ -226,6 +228,12 @@ class WidowModule(Module):
         )
 
 
+_STATS: Final[dict[str, Callable[[WidowModule, Player], int]]] = {
+    "wisdom_lead": lambda widow, p: p.wisdom - widow.wisdom,
+}
+"""The statistics the solo module defines (Tribulations read them), by name."""
+
+
 def _suspicion(g: Game, state: WidowModule, n: int) -> None:
     r = g.rules
     state.suspicion = max(r.suspicion_min, min(r.suspicion_max, state.suspicion + n))
@@ -248,43 +256,77 @@ def _toward(g: Game, start: int, target: int, steps: int, avoid_occupied: bool) 
 
 
 def _apply(g: Game, state: WidowModule, e: Effect, card: int) -> None:
-    kind = e.kind
-    if kind == "widow_wisdom":
-        state.wisdom += e.amount
-    elif kind == "widow_suspicion":
-        _suspicion(g, state, e.amount)
-    elif kind == "chase":
-        dest = _toward(g, state.vertex, g.players[0].vertex, e.amount, avoid_occupied=True)
-        g.occupied.discard(state.vertex)
-        state.vertex = dest
-        g.occupied.add(dest)
-    elif kind == "take_patient":
-        for _ in range(e.amount):
-            if not g.patients:
-                return
-            space = min(g.patients, key=_space_number)
-            patient = g.patients.pop(space)
-            for potion in patient.remedies:
-                g.potion_supply[potion] += 1
-            g.patient_discard.append(patient.tile)
-    elif kind == "widow_citizen":
-        n = min(e.amount, state.supply)
-        state.supply -= n
-        state.crowd += n
-    elif kind == "widow_plead":
-        seats = g.rules.trial_seats[g.n]
-        for _ in range(e.amount):
-            if state.crowd and g.chamber1 >= 0 and len(g.seated[1]) < seats:
-                state.crowd -= 1
-                g.seated[1].append(WIDOW_TOKEN)
-    elif kind == "repeat_last":
-        last = state.last
-        if last >= 0 and last != card:
-            for effect in g.content.widow.cards.get(g.action_ids[last], ()):
-                if effect.kind != "repeat_last":
-                    _apply(g, state, effect, last)
-    elif kind == "block_ritual":
-        state.ritual_row = min(len(g.content.ritual.rows), state.ritual_row + e.amount)
+    """W2: one effect of her marker, through the ``MARKER_EFFECTS`` registry."""
+    MARKER_EFFECTS[e.kind](g, state, e, card)
+
+
+def _widow_wisdom(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    state.wisdom += e.amount
+
+
+def _widow_suspicion(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    _suspicion(g, state, e.amount)
+
+
+def _chase(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    """Her leader moves `amount` steps toward the player's leader (never onto an occupied vertex)."""
+    dest = _toward(g, state.vertex, g.players[0].vertex, e.amount, avoid_occupied=True)
+    g.occupied.discard(state.vertex)
+    state.vertex = dest
+    g.occupied.add(dest)
+
+
+def _take_patient(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    """The lowest-numbered patient leaves the board (its Remedies back to the supply), `amount` times."""
+    for _ in range(e.amount):
+        if not g.patients:
+            return
+        space = min(g.patients, key=_space_number)
+        patient = g.patients.pop(space)
+        for potion in patient.remedies:
+            g.potion_supply[potion] += 1
+        g.patient_discard.append(patient.tile)
+
+
+def _widow_citizen(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    n = min(e.amount, state.supply)
+    state.supply -= n
+    state.crowd += n
+
+
+def _widow_plead(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    """Her citizens from the crowd into the first trial chamber while it has a witch and a free seat."""
+    seats = g.rules.trial_seats[g.n]
+    for _ in range(e.amount):
+        if state.crowd and g.chamber1 >= 0 and len(g.seated[1]) < seats:
+            state.crowd -= 1
+            g.seated[1].append(WIDOW_TOKEN)
+
+
+def _repeat_last(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    """Her previous marker's effects again (not its own repeat, nor when it is this marker)."""
+    last = state.last
+    if last >= 0 and last != card:
+        for effect in g.content.widow.cards.get(g.action_ids[last], ()):
+            if MARKER_EFFECTS[effect.kind] is not _repeat_last:
+                _apply(g, state, effect, last)
+
+
+def _block_ritual(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    state.ritual_row = min(len(g.content.ritual.rows), state.ritual_row + e.amount)
+
+
+MARKER_EFFECTS: Final[dict[str, Callable[[Game, WidowModule, Effect, int], None]]] = {
+    "widow_wisdom": _widow_wisdom,
+    "widow_suspicion": _widow_suspicion,
+    "chase": _chase,
+    "take_patient": _take_patient,
+    "widow_citizen": _widow_citizen,
+    "widow_plead": _widow_plead,
+    "repeat_last": _repeat_last,
+    "block_ritual": _block_ritual,
+}
+"""Her markers' effects by kind (``content.model.WIDOW_EFFECTS``; a test checks both lists agree)."""
 
 
 def _space_number(space: str) -> tuple[int, str]:
@@ -297,8 +339,7 @@ def tribulations(g: Game, p: Player) -> list[str]:
     met = []
     for t in g.content.widow.tribulations:
         name, op, value = t.basic if (t.basic and not g.full) else t.check
-        x = stats.stat(g, p, name)
-        if (x >= value) if op == ">=" else (x <= value):
+        if stats.meets(g, p, name, op, value):
             met.append(t.id)
     return met
 
@@ -315,6 +356,7 @@ SPEC: Final = ModuleSpec(
     factory=WidowModule,
     players=(1,),
     automatic=True,
+    title="Solo",
     game_columns=(
         Column("tribulations_met", "int8"),
         Column("tribulations", "list[str]", []),

@@ -1,0 +1,111 @@
+"""A third module is one engine file + one registration: a tiny module registered only here (through the
+``SEPTIMA_MODULES`` environment variable, from a file on ``PYTHONPATH``) flows through ``run`` -> the store ->
+``report`` -> ``baseline``/``check`` via the installed console script, as a matrix axis, a cell-id token, a games
+flag column, its own result columns and a module in the report (#14)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import textwrap
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.helpers import SCRIPT
+
+PLUGIN = '''
+"""Tithe: at each end of season every player gains 1 Wisdom; the games row counts the Wisdom paid."""
+from septima_sim.engine.modules import Column, Module, ModuleSpec
+
+
+class Tithe(Module):
+    name = "tithe"
+
+    def __init__(self):
+        self.paid = 0
+
+    def copy(self):
+        twin = Tithe()
+        twin.paid = self.paid
+        return twin
+
+    def end_of_season(self, g):
+        for p in g.players:
+            g.gain_wisdom(p, 1, "other")
+            self.paid += 1
+
+    def game_fields(self, g, row):
+        row["tithes_paid"] = self.paid
+
+
+SPEC = ModuleSpec(
+    name="tithe",
+    token="ti",
+    factory=Tithe,
+    title="Tithe",
+    game_columns=(Column("tithes_paid", "int16", 0),),
+    help="Every player gains 1 Wisdom at each end of season.",
+)
+'''
+
+CONFIG = """
+name = "tithe-check"
+games_per_cell = 40
+seed = 7
+shard_size = 40
+
+[matrix]
+players = [2]
+tithe = [false, true]
+lineup = ["all-random"]
+"""
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(cwd / "plugins"), "SEPTIMA_MODULES": "tithe_module"}
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env)
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "tithe_module.py").write_text(textwrap.dedent(PLUGIN))
+    (tmp_path / "tithe.toml").write_text(CONFIG)
+    return tmp_path
+
+
+def test_a_registered_module_flows_through_run_report_baseline_and_check(workdir: Path) -> None:
+    done = _cli("run", "tithe.toml", "--jobs", "2", "--out", "run", "--quiet", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    games = pl.read_parquet(workdir / "run" / "games" / "**" / "*.parquet", hive_partitioning=True)
+    cells = sorted(games["cell_id"].unique())
+    assert cells == ["p2-full-ss0-om0-ti0-none-all-random", "p2-full-ss0-om0-ti1-none-all-random"]
+    on = games.filter(pl.col("tithe"))
+    off = games.filter(~pl.col("tithe"))
+    assert on.height == off.height == 40
+    assert set(on["tithes_paid"]) == {2 * 3} and set(off["tithes_paid"]) == {0}  # 2 players x 3 season ends
+
+    done = _cli("report", "run", "--out", "report", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    assert "Tithe" in (workdir / "report" / "report.html").read_text()
+
+    done = _cli("baseline", "tithe.toml", "--out", "base.json", "--jobs", "2", "--games", "30", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    done = _cli("check", "--baseline", "base.json", "--jobs", "2", cwd=workdir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ti1-none-all-random effect[tithe] on winning_score" in done.stdout  # its on-minus-off effect is a metric
+
+
+def test_the_module_is_a_cli_flag_and_an_unknown_one_is_bad_input(workdir: Path) -> None:
+    done = _cli("play", "--players", "2", "--module", "tithe", "--format", "jsonl", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    game = json.loads(done.stdout.splitlines()[-1])["game"]
+    assert game["tithe"] is True and game["tithes_paid"] == 6
+    done = _cli("play", "--module", "tithee", cwd=workdir)
+    assert done.returncode == 2 and "unknown module 'tithee'" in done.stderr and "tithe" in done.stderr
+    bad = {**os.environ, "SEPTIMA_MODULES": "no_such_plugin_xyz"}
+    done = subprocess.run([str(SCRIPT), "play"], capture_output=True, text=True, check=False, env=bad)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "SEPTIMA_MODULES" in done.stderr
