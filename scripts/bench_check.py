@@ -5,11 +5,11 @@ Usage: python scripts/bench_check.py [--games 10000 100000 1000000] [--pool 64] 
 
 Config: 2-4 players, Full, Shapeshifting off/on, random players (6 cells of games/6 each), shards of 1,000 games.
 Playing a million real games would take hours on a shared 2-core machine, so each measured command runs in a child
-process (``--child``) in which ``runner.play_game`` is replaced by a lookup into ``--pool`` real games per cell
-(game seed modulo the pool, the seed column kept: deterministic, so the check replays the same outcomes); everything else is the real
-command: the runner's shard function, its Parquet tables, the baseline file, the check's pairing, metrics and
-verdicts. ``--jobs 1`` keeps the substitute in that one process. Wall time, CPU time (user + system) and peak RSS come
-from ``os.wait4`` of the child; the 1-minute load average is printed beside each row.
+process (``--child``) in which ``runner.play_game`` is replaced by a lookup into ``--pool`` real games per cell (game
+seed modulo the pool, the seed column set to the game's own: deterministic, so the check replays the same outcomes);
+everything else is the real command: the runner's shard function, its Parquet tables, the baseline file, the check's
+pairing, metrics and verdicts. ``--jobs 1`` keeps the substitute in that one process. Wall time, CPU time (user +
+system) and peak RSS come from ``os.wait4`` of the child; the 1-minute load average is printed beside each row.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from septima_sim.report.page import Builder, Report
 from septima_sim.report.sections import (
     actions,
     components,
+    flow,
     methods,
     modules,
     outcomes,
@@ -46,6 +47,7 @@ def build_report(
     b = Builder(settings)
     pooled, order, cells = seats.add(b, run)
     outcomes.add(b, run)
+    flow.add(b, run)
     sources.add(b, run)
     suspicion.add(b, run)
     actions.add(b, run)
