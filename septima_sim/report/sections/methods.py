@@ -27,6 +27,8 @@ INTERVALS: tuple[tuple[str, str], ...] = (
      "correction above 50 pairs) otherwise; Holm-adjusted"),
     ("--compare without shared seeds", "Welch normal 95% interval of the difference of means, z test"),
     ("component effect changes (--compare)", "normal interval from both runs' effect standard errors"),
+    ("game flow (lead changes, decided turn, score spread; comeback rate)", "Student t 95% interval per cell from "
+     "per-game values; Wilson for the comeback rate"),
 )  # fmt: skip
 """Which interval each number of the report uses (the methods appendix prints this table)."""
 
