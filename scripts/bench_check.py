@@ -3,7 +3,8 @@ and 1M games.
 
 Usage: python scripts/bench_check.py [--games 10000 100000 1000000] [--pool 64] [--work DIR]
 
-Config: 2-4 players, Full, Shapeshifting off/on, random players (6 cells of games/6 each), shards of 1,000 games.
+Config: ``bench_report``'s (2-4 players, Full, Shapeshifting off/on, random players: 6 cells of games/6 each,
+shards of 1,000 games).
 Playing a million real games would take hours on a shared 2-core machine, so each measured command runs in a child
 process (``--child``) in which ``runner.play_game`` is replaced by a lookup into ``--pool`` real games per cell (game
 seed modulo the pool, the seed column set to the game's own: deterministic, so the check replays the same outcomes);
@@ -16,24 +17,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-CONFIG = """
-name = "bench-check"
-games_per_cell = {games}
-seed = 7
-shard_size = 1000
-
-[matrix]
-players = [2, 3, 4]
-mode = ["full"]
-shapeshifting = [false, true]
-lineup = ["all-random"]
-"""
+from bench_report import CONFIG, measure  # this folder is on sys.path when run as a script
 
 
 def child(pool: int, argv: list[str]) -> None:
@@ -53,19 +41,6 @@ def child(pool: int, argv: list[str]) -> None:
     runner.play_game = pooled  # type: ignore[assignment]
     sys.argv = ["septima-sim", *argv]
     cli.main()
-
-
-def measure(cmd: list[str]) -> dict[str, float]:
-    """Run ``cmd`` as a child: wall seconds, CPU seconds and peak RSS (MB) of that child alone; its exit code."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    code = os.waitstatus_to_exitcode(status)
-    if code:
-        err = proc.stderr.read().decode() if proc.stderr else ""
-        raise SystemExit(f"{' '.join(cmd)} exited {code}: {err.strip()}")
-    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mb": usage.ru_maxrss / 1024}
 
 
 def main() -> None:
