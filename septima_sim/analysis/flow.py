@@ -87,39 +87,47 @@ def spread(players: Frame) -> pl.LazyFrame:
     return lazy(players).group_by(*_GAME).agg(score_spread=pl.col("wisdom").max() - pl.col("wisdom").min())
 
 
+CHUNK_GAMES = 20_000
+"""Games of a cell whose events are reduced at once (per-game rows are kept, the per-turn grid only per chunk)."""
+
+
 def game_flow(players: Frame, events: Frame | None) -> pl.DataFrame:
     """Per multiplayer cell and flow metric: ``n``, ``mean`` (a rate for ``comeback_rate``), ``lo``, ``hi``; without
-    events only ``score_spread``."""
+    events only ``score_spread``. Each cell is read in chunks of ``CHUNK_GAMES`` games, so memory is bounded."""
     cells = collect(
-        lazy(players).filter(pl.col("players") > 1).group_by("cell_id").agg(pl.col("players").first()).sort("cell_id")
+        lazy(players)
+        .filter(pl.col("players") > 1)
+        .group_by("cell_id")
+        .agg(pl.col("players").first(), last=pl.col("game_index").max())
+        .sort("cell_id")
     )
     rows: list[dict[str, object]] = []
-    for cell_id, count in cells.iter_rows():
-        cell_players = in_cell(players, cell_id)
-        values = spread(cell_players)
-        if events is not None:
-            values = values.join(per_game(in_cell(events, cell_id), cell_players), on=list(_GAME))
-        names = [m for m in METRICS if m != "comeback_rate"] if events is not None else ["score_spread"]
-        stats = collect(
-            values.select(
-                n=pl.len(),
-                **{f"{m}_mean": pl.col(m).cast(pl.Float64).mean() for m in names},
-                **{f"{m}_var": pl.col(m).cast(pl.Float64).var() for m in names},
-                **({"comebacks": pl.col("comeback").cast(pl.Int64).sum()} if events is not None else {}),
-            )
-        ).row(0, named=True)
-        n = int(stats["n"])
-        for m in METRICS:
-            if m == "comeback_rate":
-                if events is None:
-                    continue
-                k = int(stats["comebacks"] or 0)
-                mean, (lo, hi) = (k / n if n else float("nan")), wilson(k, n)
-            elif m in names:
-                mean = stats[f"{m}_mean"]
-                lo, hi = t_interval(mean, stats[f"{m}_var"], n)
-            else:
-                continue
-            rows.append({"cell_id": cell_id, "players": count, "metric": m, "n": n, "mean": mean, "lo": lo, "hi": hi})
+    for cell_id, count, last in cells.iter_rows():
+        parts = []
+        for start in range(0, last + 1, CHUNK_GAMES):
+            span = pl.col("game_index").is_between(start, start + CHUNK_GAMES - 1)
+            cell_players = in_cell(players, cell_id).filter(span)
+            values = spread(cell_players)
+            if events is not None:
+                values = values.join(per_game(in_cell(events, cell_id).filter(span), cell_players), on=list(_GAME))
+            parts.append(collect(values))
+        games = pl.concat(parts)
+        rows += [{"cell_id": cell_id, "players": count, **r} for r in _summary(games, events is not None)]
     schema = {"cell_id": pl.String, "players": pl.Int8, "metric": pl.String, "n": pl.Int64}
     return pl.DataFrame(rows, schema={**schema, "mean": pl.Float64, "lo": pl.Float64, "hi": pl.Float64})
+
+
+def _summary(games: pl.DataFrame, with_events: bool) -> list[dict[str, object]]:
+    """Mean and interval of each metric over a cell's per-game values (Wilson for the comeback rate, t otherwise)."""
+    n = games.height
+    out: list[dict[str, object]] = []
+    for m in METRICS if with_events else ("score_spread",):
+        if m == "comeback_rate":
+            k = int(games["comeback"].sum())
+            mean, (lo, hi) = (k / n if n else float("nan")), wilson(k, n)
+        else:
+            values = games[m].cast(pl.Float64).to_numpy()
+            mean = float(values.mean()) if n else float("nan")
+            lo, hi = t_interval(mean, float(values.var(ddof=1)) if n > 1 else float("nan"), n)
+        out.append({"metric": m, "n": n, "mean": mean, "lo": lo, "hi": hi})
+    return out
