@@ -32,54 +32,56 @@ METRICS: tuple[str, ...] = ("lead_changes", "decided_turn", "comeback_rate", "sc
 _GAME = ("game_index",)
 
 
-def turn_scores(events: Frame, players: Frame) -> pl.LazyFrame:
-    """Wisdom of every seat after every turn of every game (``game_index``, ``tkey``, ``seat``, ``won``, ``score``),
-    ``tkey`` = season * 100 + turn, for the games in ``players`` (one cell's rows)."""
-    seats = lazy(players).select(*_GAME, "seat", "won")
-    changes = (
-        lazy(events)
-        .with_row_index("row")
-        .filter(pl.col("seat") >= 0, pl.col("wisdom_after").is_not_null())
-        .select(*_GAME, "row", "seat", "wisdom_after", tkey=pl.col("season").cast(pl.Int16) * 100 + pl.col("turn"))
-        .group_by(*_GAME, "tkey", "seat")
-        .agg(pl.col("wisdom_after").sort_by("row").last().alias("score"))
-    )
-    turns = (
+def turn_scores(events: Frame, players: Frame) -> pl.DataFrame:
+    """Wisdom of every seat after every turn of the games in ``players`` (one cell's rows): one row per game and turn
+    in turn order (``game_index``, ``tkey`` = season * 100 + turn), a column ``s<seat>`` per seat and ``w<seat>``, the
+    seat's final ``won``."""
+    won = collect(lazy(players).select(*_GAME, "seat", "won"))
+    seats = sorted(won["seat"].unique().to_list())
+    tkey = pl.col("season").cast(pl.Int16) * 100 + pl.col("turn")
+    ev = collect(
         lazy(events)
         .filter(pl.col("turn").is_not_null())
-        .select(*_GAME, tkey=pl.col("season").cast(pl.Int16) * 100 + pl.col("turn"))
-        .unique()
+        .select(*_GAME, "seat", "wisdom_after", tkey=tkey)  # file order kept: the last change of a turn is last
     )
-    grid = turns.join(seats, on=list(_GAME)).join(changes, on=[*_GAME, "tkey", "seat"], how="left")
-    score = pl.col("score").forward_fill().over([*_GAME, "seat"], order_by="tkey").fill_null(0)
-    return grid.with_columns(score=score)
+    last = (
+        ev.filter(pl.col("seat") >= 0, pl.col("wisdom_after").is_not_null())
+        .filter(pl.struct(*_GAME, "tkey", "seat").is_last_distinct())
+        .with_columns(pl.format("s{}", "seat").alias("col"))
+        .pivot("col", index=[*_GAME, "tkey"], values="wisdom_after")
+    )
+    flags = won.with_columns(pl.format("w{}", "seat").alias("col")).pivot("col", index=list(_GAME), values="won")
+    grid = ev.select(*_GAME, "tkey").unique().join(last, on=[*_GAME, "tkey"], how="left").sort(*_GAME, "tkey")
+    carried = [pl.col(f"s{k}").forward_fill().over(_GAME[0]).fill_null(0) if f"s{k}" in grid.columns
+               else pl.lit(0, pl.Int16).alias(f"s{k}") for k in seats]  # fmt: skip
+    return grid.with_columns(carried).join(flags, on=list(_GAME), how="left", maintain_order="left")
 
 
-def per_game(events: Frame, players: Frame) -> pl.LazyFrame:
+def per_game(events: Frame, players: Frame) -> pl.DataFrame:
     """Per game: ``turns``, ``lead_changes``, ``decided_turn`` and ``comeback`` (see the module docstring)."""
-    s, won = pl.col("score"), pl.col("won")
-    top = s.max()
-    by_turn = (
-        turn_scores(events, players)
-        .group_by(*_GAME, "tkey")
-        .agg(
-            leader=pl.when((s == top).sum() == 1).then(pl.col("seat").filter(s == top).first()),
-            ahead=(s.filter(won).max() > s.filter(~won).max()).fill_null(True),
-            behind=(s.filter(~won).max() > s.filter(won).max()).fill_null(False),
-        )
+    grid = turn_scores(events, players)
+    seats = [int(c[1:]) for c in grid.columns if c.startswith("s") and c[1:].isdigit()]
+    score = [pl.col(f"s{k}") for k in seats]
+    top = pl.max_horizontal(score)
+    win_max = pl.max_horizontal(pl.when(pl.col(f"w{k}")).then(pl.col(f"s{k}")) for k in seats)
+    other_max = pl.max_horizontal(pl.when(~pl.col(f"w{k}")).then(pl.col(f"s{k}")) for k in seats)
+    game = _GAME[0]
+    per_turn = grid.select(
+        game,
+        leader=pl.when(pl.sum_horizontal((s == top).cast(pl.Int8) for s in score) == 1).then(
+            pl.coalesce(pl.when(pl.col(f"s{k}") == top).then(pl.lit(k)) for k in seats)
+        ),
+        ahead=(win_max > other_max).fill_null(True),
+        behind=(other_max > win_max).fill_null(False),
+        turn_no=pl.int_range(1, pl.len() + 1).over(game),
+        turns=pl.len().over(game),
+    ).with_columns(previous=pl.col("leader").forward_fill().shift(1).over(game))
+    return per_turn.group_by(game, maintain_order=True).agg(
+        turns=pl.col("turns").first(),
+        lead_changes=(pl.col("leader") != pl.col("previous")).fill_null(False).sum(),
+        decided_turn=pl.col("turn_no").filter(~pl.col("ahead")).max().fill_null(0) + 1,
+        comeback=pl.col("behind").filter(pl.col("turn_no") == pl.col("turns") // 2).first().fill_null(False),
     )
-    n = pl.len()
-    return by_turn.group_by(*_GAME).agg(
-        turns=n,
-        lead_changes=_ordered("leader").drop_nulls().diff().fill_null(0).ne(0).sum(),
-        decided_turn=pl.int_range(1, n + 1).filter(~_ordered("ahead")).max().fill_null(0) + 1,
-        comeback=_ordered("behind").get(n // 2 - 1),
-    )
-
-
-def _ordered(name: str) -> pl.Expr:
-    """A per-turn column of one game in turn order."""
-    return pl.col(name).sort_by("tkey")
 
 
 def spread(players: Frame) -> pl.LazyFrame:
@@ -87,7 +89,7 @@ def spread(players: Frame) -> pl.LazyFrame:
     return lazy(players).group_by(*_GAME).agg(score_spread=pl.col("wisdom").max() - pl.col("wisdom").min())
 
 
-CHUNK_GAMES = 20_000
+CHUNK_GAMES = 5_000
 """Games of a cell whose events are reduced at once (per-game rows are kept, the per-turn grid only per chunk)."""
 
 
@@ -107,10 +109,10 @@ def game_flow(players: Frame, events: Frame | None) -> pl.DataFrame:
         for start in range(0, last + 1, CHUNK_GAMES):
             span = pl.col("game_index").is_between(start, start + CHUNK_GAMES - 1)
             cell_players = in_cell(players, cell_id).filter(span)
-            values = spread(cell_players)
+            values = collect(spread(cell_players))
             if events is not None:
                 values = values.join(per_game(in_cell(events, cell_id).filter(span), cell_players), on=list(_GAME))
-            parts.append(collect(values))
+            parts.append(values)
         games = pl.concat(parts)
         rows += [{"cell_id": cell_id, "players": count, **r} for r in _summary(games, events is not None)]
     schema = {"cell_id": pl.String, "players": pl.Int8, "metric": pl.String, "n": pl.Int64}
