@@ -89,7 +89,7 @@ def spread(players: Frame) -> pl.LazyFrame:
     return lazy(players).group_by(*_GAME).agg(score_spread=pl.col("wisdom").max() - pl.col("wisdom").min())
 
 
-CHUNK_GAMES = 5_000
+CHUNK_GAMES = 10_000
 """Games of a cell whose events are reduced at once (per-game rows are kept, the per-turn grid only per chunk)."""
 
 
