@@ -3,7 +3,7 @@ index, plus the module effects (on minus off)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -76,36 +76,36 @@ _CELL_KINDS: tuple[str, ...] = tuple(k for k in get_args(MetricKind) if k != "wi
 _BINARY = {"win_rate", "solo_win_rate", "tie_rate"}
 
 
-def metrics(exp: Experiment, base: Outcomes, cur: Outcomes) -> list[Metric]:
-    """Every metric of every cell, plus module effects, on the games both sides played (paired by index)."""
+def _metric(metric_id: str, kind: str, x: pl.Series | None, y: pl.Series | None) -> Metric | None:
+    """A metric from two per-game series (None when a side lacks it or no game is paired)."""
+    if x is None or y is None or not len(x):
+        return None
+    spread, binary = kind.endswith("_sd"), kind in _BINARY
+    return Metric(metric_id, kind, x.to_numpy().astype(float), y.to_numpy().astype(float), spread, binary)
+
+
+def metrics(exp: Experiment, base: Outcomes, cur: Outcomes) -> Iterator[Metric]:
+    """Every metric of every cell, plus module effects, on the games both sides played (paired by index), one at a
+    time: only one metric's per-game arrays exist at once, whatever the number of games."""
+    return (m for m in _candidates(exp, base, cur) if m is not None)
+
+
+def _candidates(exp: Experiment, base: Outcomes, cur: Outcomes) -> Iterator[Metric | None]:
     pairs: dict[str, tuple[pl.DataFrame, pl.DataFrame]] = {}
     for cell in exp.cells:
         if cell.id in cur:
             joined = base[cell.id].join(cur[cell.id].select("game_index"), on="game_index")
             pairs[cell.id] = (joined, cur[cell.id].join(joined.select("game_index"), on="game_index"))
-    out: list[Metric] = []
-
-    def add(metric_id: str, kind: str, x: pl.Series | None, y: pl.Series | None) -> None:
-        if x is not None and y is not None and len(x):
-            spread = kind.endswith("_sd")
-            out.append(
-                Metric(metric_id, kind, x.to_numpy().astype(float), y.to_numpy().astype(float), spread, kind in _BINARY)
-            )
-
     for cell in exp.cells:
         if cell.id not in pairs:
             continue
         b, c = pairs[cell.id]
         if cell.players > 1:
             for seat in range(cell.players):
-                add(
-                    f"{cell.id} win_rate[seat {seat}]",
-                    "win_rate",
-                    _series(b, "win_rate", seat),
-                    _series(c, "win_rate", seat),
-                )
+                won = (_series(b, "win_rate", seat), _series(c, "win_rate", seat))
+                yield _metric(f"{cell.id} win_rate[seat {seat}]", "win_rate", *won)
         for kind in _CELL_KINDS:
-            add(f"{cell.id} {kind}", kind, _series(b, kind), _series(c, kind))
+            yield _metric(f"{cell.id} {kind}", kind, _series(b, kind), _series(c, kind))
     for axis in MODULE_AXES:
         for on in exp.cells:
             off = _module_off(exp, on, axis)
@@ -116,8 +116,7 @@ def metrics(exp: Experiment, base: Outcomes, cur: Outcomes) -> list[Metric]:
                 sides = [(_series(pairs[on.id][i], of), _series(pairs[off.id][i], of)) for i in (0, 1)]
                 if all(a is not None and b is not None for a, b in sides):
                     xs, ys = (a[:n] - b[:n] for a, b in sides)  # type: ignore[index]
-                    add(f"{on.id} effect[{axis}] on {of}", f"effect_{of}", xs, ys)
-    return out
+                    yield _metric(f"{on.id} effect[{axis}] on {of}", f"effect_{of}", xs, ys)
 
 
 def _module_off(exp: Experiment, on: Cell, axis: str) -> Cell | None:

@@ -20,7 +20,8 @@ SEAT_COLUMNS: tuple[str, ...] = ("won", "suspicion_end", "captures")
 
 
 Outcomes = dict[str, pl.DataFrame]
-"""Per cell id, one row per game (``game_index`` plus GAME_COLUMNS and ``<seat column>_<seat>``), sorted."""
+"""Per cell id, one row per game (``game_index``, ``seed`` when played here, GAME_COLUMNS and ``<seat column>_<seat>``,
+in the store's compact integer types), sorted by game index."""
 
 
 @dataclass(slots=True)
@@ -39,7 +40,7 @@ def _outcomes(games: pl.DataFrame, players: pl.DataFrame) -> Outcomes:
         "seat", index=["cell_id", "game_index"], values=list(SEAT_COLUMNS)
     )
     cols = [c for c in GAME_COLUMNS if c in games.columns]
-    table = games.select("cell_id", "game_index", *cols).join(wide, on=["cell_id", "game_index"], how="left")
+    table = games.select("cell_id", "game_index", "seed", *cols).join(wide, on=["cell_id", "game_index"], how="left")
     table = table.with_columns(pl.col(pl.Boolean).cast(pl.Int8))
     out = {}
     for (cell_id,), grp in table.sort("cell_id", "game_index").group_by("cell_id", maintain_order=True):

@@ -4,7 +4,7 @@ baseline and compares."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -68,23 +68,26 @@ def _p_value(m: Metric, delta: float, se: float) -> float:
     return 1.0 if delta == 0 else 0.0
 
 
-def compare(items: list[Metric], tol: Tolerances, looks: int = 1) -> list[Row]:
+def compare(items: Iterable[Metric], tol: Tolerances, looks: int = 1) -> list[Row]:
     """Paired deltas with intervals, corrected p-values and verdicts; ``looks`` > 1 splits alpha over the looks of
-    a sequential check (each look uses alpha / looks)."""
+    a sequential check (each look uses alpha / looks). Each metric is reduced to its numbers as it arrives, so its
+    per-game arrays are freed before the next one is built."""
     alpha = tol.alpha / looks
     z = float(stats.norm.ppf(1 - alpha / 2))
-    parts = [_paired(m, z, tol.bootstrap_resamples) for m in items]
-    pvalues = [_p_value(m, part[2], part[3]) for m, part in zip(items, parts, strict=True)]
-    adjusted = (holm if tol.correction == "holm" else bh)(pvalues) if pvalues else []
+    reduced = []
+    for m in items:
+        base, cur, delta, se, lo, hi = _paired(m, z, tol.bootstrap_resamples)
+        reduced.append((m.id, m.kind, len(m.x), base, cur, delta, lo, hi, _p_value(m, delta, se)))
+    adjusted = (holm if tol.correction == "holm" else bh)([r[-1] for r in reduced]) if reduced else []
     rows = []
-    for m, (base, cur, delta, _, lo, hi), p, p_adj in zip(items, parts, pvalues, adjusted, strict=True):
-        band = tol.band(m.id, m.kind, base)
+    for (metric_id, kind, n, base, cur, delta, lo, hi, p), p_adj in zip(reduced, adjusted, strict=True):
+        band = tol.band(metric_id, kind, base)
         verdict: Verdict = "inconclusive"
         if -band <= lo and hi <= band:
             verdict = "pass"
         elif p_adj < alpha and abs(delta) > band:
             verdict = "shift"
-        rows.append(Row(m.id, m.kind, len(m.x), base, cur, delta, lo, hi, p, p_adj, band, verdict))
+        rows.append(Row(metric_id, kind, n, base, cur, delta, lo, hi, p, p_adj, band, verdict))
     return rows
 
 
@@ -149,6 +152,7 @@ def check(
         result.first_error = result.first_error or played.first_error
         if result.errors:
             break
+        base.check_seeds(played.outcomes)
         parts.append(played.outcomes)
         current = merge(parts)
         result.rows = compare(metrics(base.exp, base.outcomes, current), tol, looks)

@@ -17,6 +17,7 @@ from septima_sim.report.page import Builder, Report
 from septima_sim.report.sections import (
     actions,
     components,
+    flow,
     methods,
     modules,
     outcomes,
@@ -49,6 +50,7 @@ def build_report(
     seat_tables = seats.add(b, run)
     sweeps.add(b, run)
     outcomes.add(b, run)
+    flow.add(b, run)
     sources.add(b, run)
     suspicion.add(b, run)
     actions.add(b, run)

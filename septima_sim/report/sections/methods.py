@@ -33,6 +33,8 @@ INTERVALS: tuple[tuple[str, str], ...] = (
     ("--compare pairing", "delta = this run − the other run; cells paired by players, mode, modules, lineup, Omen "
      "deck and the override values both runs have; games by index and seed within a pair of cells"),
     ("component effect changes (--compare)", "normal interval from both runs' effect standard errors"),
+    ("game flow (lead changes, decided turn, score spread; comeback rate)", "Student t 95% interval per cell from "
+     "per-game values; Wilson for the comeback rate"),
 )  # fmt: skip
 """Which interval each number of the report uses (the methods appendix prints this table)."""
 
