@@ -109,6 +109,8 @@ def test_the_report_of_the_unchanged_game_leads_with_the_causal_effects(planted:
     association = html.find("Association (players chose these): present vs absent")
     assert 0 < causal < association
     assert f"{STRONG}" in html[causal:association]
+    summary = (planted / "report" / "summary.md").read_text()
+    assert f"Causal: witch {STRONG}:" in summary  # the flagged causal finding is a headline
 
 
 def test_resume_replays_only_what_is_missing_and_gives_the_same_effects(planted: Path) -> None:

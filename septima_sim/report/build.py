@@ -9,6 +9,7 @@ import polars as pl
 from jinja2 import Environment, PackageLoader
 
 from septima_sim import analysis
+from septima_sim.ablate import table as ablate_table
 from septima_sim.analysis import RunTables, Settings
 from septima_sim.analysis.skill import component_robustness
 from septima_sim.report.examples import Example, component_examples, seat_example, write_examples
@@ -62,7 +63,15 @@ def build_report(
     if other is not None:
         compare_section.add(b, run, other, comps)
     methods.add(b, run)
-    findings = headlines(seat_tables, comps, mods, solo_tables, component_robustness(run, comps, b.settings))
+    ablation = ablate_table.find(run.path)
+    findings = headlines(
+        seat_tables,
+        comps,
+        mods,
+        solo_tables,
+        component_robustness(run, comps, b.settings),
+        ablate_table.read(ablation) if ablation is not None else None,
+    )
     out = Path(out_dir) if out_dir else run.path / "report"
     links = write_examples(run, _wanted_examples(run, comps, findings), out)
     return _write(out, run, other, b, findings, notice, links)

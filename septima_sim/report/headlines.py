@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from septima_sim.ablate import page as ablate_page
 from septima_sim.analysis.expansions import title
 from septima_sim.analysis.skill import seat_robustness
 from septima_sim.report.fmt import Row, ci_num, ci_pct, pct
@@ -80,6 +81,7 @@ def headlines(
     mods: pl.DataFrame,
     solo: dict[str, pl.DataFrame] | None,
     component_skill: dict[tuple[str, str], str] | None = None,
+    causal: pl.DataFrame | None = None,
 ) -> Findings:
     """The findings in order of severity for fairness, at most MAX_HEADLINES (``seats`` is the seat section's
     SeatTables; ``component_skill`` the robustness of flagged components across lineups, ``skill``)."""
@@ -90,10 +92,19 @@ def headlines(
         counts = {t: sum(h.tone == t for h in rest) for t in ("flagged", "unclear", "ok")}
         summary = ", ".join(f"{n} {t}" for t, n in counts.items() if n)
         lines.append(Headline(f"{len(rest)} more setting(s) in Seat balance ({summary})", "neutral"))
-    others = _components(comps, component_skill or {}) + _modules(mods) + _solo(solo)
+    others = _causal(causal) + _components(comps, component_skill or {}) + _modules(mods) + _solo(solo)
     room = MAX_HEADLINES - len(lines)
     lines += others[:room]
     return Findings(lines, max(0, len(others) - room))
+
+
+def _causal(frame: pl.DataFrame | None) -> list[Headline]:
+    """The components an ablation flagged (causal evidence, paired by seed), largest effect first: they lead the
+    component lines (``septima-sim ablate``; the ablation table is sorted by effect size)."""
+    if frame is None or frame.is_empty():
+        return []
+    flagged = frame.filter(pl.col("flagged"))
+    return [Headline(f"Causal: {line}", "flagged") for line in ablate_page.lines(flagged, MAX_COMPONENTS)]
 
 
 def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str]) -> list[Headline]:
