@@ -12,7 +12,7 @@ from septima_sim.content import Content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import PlayerView
-from septima_sim.players import UnknownPolicyError, make_policy
+from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 from septima_sim.players.greedy import GreedyPolicy
 from septima_sim.players.ismcts import IsmctsPolicy, load_params
 
@@ -76,3 +76,15 @@ def test_parameters_load_from_content_and_bounds_are_checked(tmp_path: Path) -> 
     bad.write_text("[ismcts]\nexploraton = 1\n")
     with pytest.raises(ValidationError):
         load_params(bad)
+
+
+def test_every_skill_tier_has_a_lineup_for_one_to_four_players() -> None:
+    lineups = builtin_lineups()
+    tiers = {"all-random": "random", "all-greedy": "greedy", "all-balanced": "balanced"}
+    tiers |= {"all-search": "search:50", "all-ismcts": "ismcts:50"}
+    for name, persona in tiers.items():
+        lineup = lineups[name]
+        assert lineup.pool and set(lineup.personas) == {persona}
+        for players in range(1, 5):
+            assert lineup.seat_personas(name, players, 3) == [persona] * players
+        make_policy(persona)

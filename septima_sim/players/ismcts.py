@@ -27,7 +27,8 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from septima_sim.engine.decisions import Decision, Policy
-from septima_sim.engine.view import PlayerView, Simulator
+from septima_sim.engine.view import PlayerView
+from septima_sim.players.branching import BranchingPlayer
 from septima_sim.players.heuristic import HeuristicPolicy
 from septima_sim.players.outcome import seat_value
 
@@ -133,10 +134,8 @@ class _Walker:
         return i
 
 
-class IsmctsPolicy:
+class IsmctsPolicy(BranchingPlayer):
     """Information-set MCTS at every decision, with the balanced heuristic as prior and rollout policy."""
-
-    live_view: ClassVar[bool] = True  # built-in: reads the live view; gets a Simulator through ``attach``
 
     def __init__(
         self,
@@ -148,32 +147,17 @@ class IsmctsPolicy:
     ) -> None:
         if iterations < 1 and milliseconds < 1:
             raise ValueError("an ismcts budget needs at least 1 iteration or 1 ms")
-        self.name = name
+        super().__init__(name, heuristic())
         self.iterations = iterations
         self.milliseconds = milliseconds
         self.params = params
         self.heuristic = heuristic
-        self.prior = heuristic()
-        self.seat = 0
-        self._rng = random.Random(0)
-        self._sim: Simulator | None = None
-
-    def reset(self, seat: int, rng: random.Random) -> None:
-        self.seat = seat
-        self._rng = rng
-        self.prior.reset(seat, random.Random(rng.getrandbits(64)))
-
-    def attach(self, simulator: Simulator) -> None:
-        """The engine's search capability; ``record`` lets it branch at any decision."""
-        simulator.record()
-        self._sim = simulator
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
-        sim = self._sim
-        assert sim is not None, "the engine attaches a Simulator before the first decision"
+        sim = self.simulator()
         p = self.params
         n_opts = len(decision.options)
-        root = Node(prior_of(self.prior.values(decision, view), n_opts, p.prior_temperature))
+        root = Node(prior_of(self.own.values(decision, view), n_opts, p.prior_temperature))
         deadline = time.perf_counter() + self.milliseconds / 1000.0 if self.milliseconds else 0.0
         done = 0
         while (done < self.iterations) if not deadline else (done == 0 or time.perf_counter() < deadline):

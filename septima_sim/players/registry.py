@@ -70,9 +70,9 @@ def _persona(name: str, weights: Weights) -> Callable[[], Policy]:
 
 BUILTIN = load_personas()
 register_personas(BUILTIN)
-_balanced = partial(HeuristicPolicy, SEARCH_FALLBACK, BUILTIN[SEARCH_FALLBACK])
+balanced_heuristic = partial(HeuristicPolicy, SEARCH_FALLBACK, BUILTIN[SEARCH_FALLBACK])
 """The built-in balanced heuristic: greedy's evaluation, ismcts's prior, and the rollout player of both."""
-POLICIES["greedy"] = lambda: GreedyPolicy(_balanced(), _balanced)
+POLICIES["greedy"] = lambda: GreedyPolicy(balanced_heuristic(), balanced_heuristic)
 
 
 def _ismcts(name: str) -> Policy:
@@ -86,7 +86,7 @@ def _ismcts(name: str) -> Policy:
         )
     n = int(digits)
     label = f"ismcts:{n}ms" if ms else f"ismcts:{n}"
-    return IsmctsPolicy(label, 0 if ms else n, n if ms else 0, load_params(), _balanced)
+    return IsmctsPolicy(label, 0 if ms else n, n if ms else 0, load_params(), balanced_heuristic)
 
 
 def _installed() -> dict[str, object]:
