@@ -1,19 +1,30 @@
-"""Evidence for the scripted players (issue 6): strength, persona styles, score levels and speed.
+"""Evidence for the players (issues 6 and 15): skill ladders, balanced vs search, personas vs three balanced, animal
+choices, ismcts speed, and the older strength / style / score-level / speed sections.
 
-Prints a plain-text report; it is not a test. Usage: ``python scripts/evaluate_players.py [--games N] [--quick]``.
+Prints a plain-text report; it is not a test. Usage: ``python scripts/evaluate_players.py [--quick] [--only SECTION
+...]`` (sections: ladder2, ladder4, search, personas, animals, ismcts, strength, styles, levels, speed).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from scipy.stats import chi2_contingency
 
 from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, GameResult, play_game
+from septima_sim.engine.decisions import Decision
+from septima_sim.engine.view import PlayerView
 from septima_sim.players import builtin_lineups, make_policy
+from septima_sim.players.duel import duel, summarize
+from septima_sim.players.ismcts import IsmctsPolicy
 from septima_sim.players.lineup import Lineup
 
 PERSONAS = ("balanced", "healer", "brewer", "advocate", "ritualist", "cautious", "opportunist")
@@ -118,20 +129,6 @@ def levels(content: Content, games: int) -> None:
             )
 
 
-def search_duel(content: Content, games: int, budget: int) -> None:
-    """search:budget against balanced, head to head in 2-player Full games, seats alternating."""
-    lineup = Lineup((f"search:{budget}", "balanced"))
-    share = 0.0
-    t0 = time.perf_counter()
-    for seed in range(games):
-        result, names = play(content, GameConfig(2, "full"), lineup, seed)
-        winners = result.game["winner_seats"]
-        seat = names.index(lineup.personas[0])
-        share += 1.0 / len(winners) if seat in winners else 0.0  # type: ignore[arg-type]
-    print(f"\n## search:{budget} vs balanced (2 players, Full, {games} games, seats alternating)")
-    print(f"  search win share {share / games:.1%} ({time.perf_counter() - t0:.0f} s)")
-
-
 def _rates(content: Content, config: GameConfig, lineup: Lineup, games: int, runs: int) -> tuple[list, list]:
     """Games/s per run, wall clock and CPU time of this process."""
     wall: list[float] = []
@@ -157,22 +154,125 @@ def speed(content: Content, config: GameConfig, games: int, runs: int) -> None:
     print(f"  all-random lineup, same conditions: median CPU-time {statistics.median(random_cpu):.1f} games/s")
 
 
+def ladder(players: int, policies: str, games: int, jobs: int) -> None:
+    """``septima-sim ladder`` on Full games with both modules: matchup matrix and openskill ratings."""
+    print(f"\n## skill ladder, {players} players, Full + Shapeshifting + Omens, {games} games per pair/rotation")
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [str(Path(sys.executable).parent / "septima-sim"), "ladder", "--players", str(players), "--policies"]
+        cmd += [policies, "--games", str(games), "--shapeshifting", "--omens", "--jobs", str(jobs), "--quiet"]
+        t0 = time.perf_counter()
+        done = subprocess.run([*cmd, "--out", str(Path(out) / "ladder")], capture_output=True, text=True)
+        print(done.stdout.rstrip() or done.stderr.rstrip())
+        print(f"  ({time.perf_counter() - t0:.0f} s wall, {jobs} jobs)")
+
+
+def versus_search(content: Content, seeds: int, budget: int) -> None:
+    """balanced against search:budget, 2-player Full, each seed in both seatings."""
+    t0 = time.process_time()
+    r = duel(content, GameConfig(2, "full"), lambda: make_policy("balanced"), lambda: make_policy(f"search:{budget}"),
+             range(seeds))  # fmt: skip
+    print(f"\n## balanced vs search:{budget} (2 players, Full, {r.games} games, both seatings per seed)")
+    print(f"  balanced win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] (target >= 35%; "
+          f"{time.process_time() - t0:.0f} s CPU)")  # fmt: skip
+
+
+def personas(content: Content, games: int) -> None:
+    """Each persona in one seat against three balanced (4-player Full, seats rotated): win share (ties split)."""
+    config = GameConfig(4, "full")
+    print(f"\n## personas vs three balanced (4 players, Full, {games} games each, seats rotated; fair 25%)")
+    for persona in PERSONAS[1:]:
+        shares = []
+        for seed in range(games):
+            result, names = play(content, config, Lineup((persona, "balanced", "balanced", "balanced")), seed)
+            seat, winners = names.index(persona), result.winners
+            shares.append(1.0 / len(winners) if seat in winners else 0.0)
+        r = summarize(shares)
+        print(f"  {persona:<12} {r.share:6.1%} [{r.low:.1%}, {r.high:.1%}]  (target >= 20%)")
+
+
+def animals(content: Content, games: int) -> None:
+    """How often each persona turns into each animal (every seat the same persona, 4 players, Shapeshifting)."""
+    ids = [a.id for a in content.animals]
+    print(f"\n## animal choices per persona (4 seats of the persona, Full + Shapeshifting, {games} games each)")
+    print("  " + f"{'persona':<12}" + "".join(f"{a[:8]:>9}" for a in ids) + f"{'per game':>10}")
+    for persona in ("greedy", *PERSONAS):
+        counts: collections.Counter[str] = collections.Counter()
+
+        def sink(event: dict[str, object], counts: collections.Counter[str] = counts) -> None:
+            if event["kind"] == "shapeshift":
+                counts[str(event["form"])] += 1
+
+        n = games // 5 if persona == "greedy" else games
+        for seed in range(n):
+            policies = [make_policy(persona) for _ in range(4)]
+            play_game(GameConfig(4, "full", shapeshifting=True), content, policies, seed, sink)
+        total = sum(counts.values()) or 1
+        row = "".join(f"{counts[a] / total:>9.0%}" for a in ids)
+        print(f"  {persona:<12}{row}{sum(counts.values()) / n:>10.1f}" + (f"  ({n} games)" if n != games else ""))
+
+
+def ismcts_speed(content: Content, games: int) -> None:
+    """Decisions/s of the ismcts seat and games/s, 2-player Full games against balanced (CPU time)."""
+    print("\n## ismcts speed (2 players, Full, vs balanced, CPU time of this process)")
+    asked = collections.Counter[int]()
+    original = IsmctsPolicy.choose
+
+    def counted(self: IsmctsPolicy, decision: Decision, view: PlayerView) -> int:
+        asked[self.iterations] += 1
+        return original(self, decision, view)
+
+    IsmctsPolicy.choose = counted  # type: ignore[method-assign]
+    try:
+        for budget in (50, 200):
+            t0 = time.process_time()
+            for seed in range(games):
+                policies = [make_policy(f"ismcts:{budget}"), make_policy("balanced")]
+                play_game(GameConfig(2, "full"), content, policies, seed)
+            cpu = time.process_time() - t0
+            n = asked[budget]
+            print(f"  ismcts:{budget}: {n / cpu:.1f} decisions/s, {games / cpu:.3f} games/s "
+                  f"({n / games:.0f} decisions per game, {games} games)")  # fmt: skip
+    finally:
+        IsmctsPolicy.choose = original  # type: ignore[method-assign]
+
+
+SECTIONS = ("ladder2", "ladder4", "search", "personas", "animals", "ismcts", "strength", "styles", "levels", "speed")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=400, help="games for the strength test")
-    parser.add_argument("--quick", action="store_true", help="fewer games everywhere")
-    parser.add_argument("--search", type=int, default=0, metavar="N", help="also play N games search vs balanced")
-    parser.add_argument("--budget", type=int, default=50, help="search simulations per card choice")
+    parser.add_argument("--quick", action="store_true", help="small budgets everywhere (minutes, not hours)")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS), help="sections to print")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes of the ladders")
     args = parser.parse_args()
     content = load_content()
-    scale = 4 if args.quick else 1
-    strength(content, args.games // scale)
-    styles(content, 200 // scale)
-    levels(content, 200 // scale)
-    speed(content, GameConfig(4, "full"), 200 // scale, 5)
-    speed(content, GameConfig(4, "full", shapeshifting=True, omens=True), 200 // scale, 5)
-    if args.search:
-        search_duel(content, args.search, args.budget)
+    q = args.quick
+    scale = 4 if q else 1
+    run = set(args.only)
+    if "ladder2" in run:
+        top = "search:50,ismcts:20" if q else "search:200,ismcts:50"
+        ladder(2, f"random,greedy,balanced,{top}", 10 if q else 100, args.jobs)
+    if "ladder4" in run:
+        top = "search:50,ismcts:20" if q else "search:200,ismcts:50"
+        ladder(4, f"random,greedy,balanced,{top}", 2 if q else 20, args.jobs)
+    if "search" in run:
+        versus_search(content, 20 if q else 200, 200)
+    if "personas" in run:
+        personas(content, 100 if q else 1000)
+    if "animals" in run:
+        animals(content, 25 if q else 100)
+    if "ismcts" in run:
+        ismcts_speed(content, 1 if q else 4)
+    if "strength" in run:
+        strength(content, args.games // scale)
+    if "styles" in run:
+        styles(content, 200 // scale)
+    if "levels" in run:
+        levels(content, 200 // scale)
+    if "speed" in run:
+        speed(content, GameConfig(4, "full"), 200 // scale, 5)
+        speed(content, GameConfig(4, "full", shapeshifting=True, omens=True), 200 // scale, 5)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import Patient, Player
 from septima_sim.engine.tables import Tables, tables_for
-from septima_sim.engine.view import LiveView, SealedView, Simulator, make_view, trusted
+from septima_sim.engine.view import LiveView, Recorder, SealedView, Simulator, make_view, trusted
 
 EventSink = Callable[[dict[str, object]], None]
 
@@ -67,6 +67,7 @@ class Game:
             Player(s, COLOURS[s], len(content.actions), len(content.potions), len(content.diseases))
             for s in range(self.n)
         ]
+        self.recorder: Recorder | None = None  # set by a searcher that branches at any decision (Simulator.record)
         self._start_policies(rng_policy)
         self.goals: list[list[int]] = [[] for _ in range(self.n)]  # private: dealt goal indices per seat
         self.goals_scored: list[list[int]] = [[] for _ in range(self.n)]
@@ -156,7 +157,10 @@ class Game:
             sealed = self.sealed[seat]
             if sealed is not None:
                 sealed.seal(self, seat)
-        return opts[self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])]
+        i = self.policies[seat].choose(Decision(kind, seat, opts, context), self.views[seat])
+        if self.recorder is not None:
+            self.recorder.trace.append(i)
+        return opts[i]
 
     def ask_or_stop(self, kind: str, seat: int, options: list[Any], stop: Any = -1, context: object = None) -> Any:
         """Ask for one of `options` (not empty: callers leave their loop first, in the hot path) or to stop (`stop`
@@ -355,6 +359,8 @@ class Game:
     # ------------------------------------------------------------------------------------------------ flow
     def play(self) -> GameResult:
         """Play the whole game (B2) and return its result."""
+        if self.recorder is not None:
+            self.recorder.mark(self, True)
         self.setup()
         return self.play_from(0, 0)
 
@@ -404,7 +410,7 @@ class Game:
             self.full,
             self.n,
         )
-        twin.seed, twin.sink, twin.policies = self.seed, None, list(policies)
+        twin.seed, twin.sink, twin.policies, twin.recorder = self.seed, None, list(policies), None
         twin._use_tables(self.tables)
         twin.hand_actions, twin.returning_card, twin.fx = self.hand_actions, self.returning_card, self.fx
         twin.witches_off = [list(x) for x in self.witches_off]
@@ -474,6 +480,8 @@ class Game:
     def moon_phase(self, forced: dict[int, int] | None = None) -> None:
         """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
         players = self.players
+        if self.recorder is not None:
+            self.recorder.mark(self, False)
         self.step = "select"
         for p in players:
             p.raised = False

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 if TYPE_CHECKING:
     from septima_sim.content.model import Content
     from septima_sim.engine.board import Board
-    from septima_sim.engine.decisions import Policy
+    from septima_sim.engine.decisions import Decision, Policy
     from septima_sim.engine.game import Game
     from septima_sim.engine.results import GameResult
     from septima_sim.engine.state import Patient, Player
@@ -483,8 +483,10 @@ TRUSTED_PACKAGE = "septima_sim.players."
 
 
 def trusted(policy: Policy) -> bool:
-    """Whether the policy is a built-in player: a plugin's class never is, whatever attributes it declares."""
-    return type(policy).__module__.startswith(TRUSTED_PACKAGE)
+    """Whether the policy is a built-in player (or the engine's own seat of a branch, which wraps one): a plugin's
+    class never is, whatever attributes it declares."""
+    module = type(policy).__module__
+    return module.startswith(TRUSTED_PACKAGE) or module == __name__
 
 
 def make_view(game: Game, seat: int, policy: Policy) -> LiveView | SealedView:
@@ -523,3 +525,156 @@ class Simulator:
         twin.determinize(self.seat, random.Random(seed))
         last = None if seasons is None else min(len(g.rules.seasons) - 1, g.season + seasons)
         return twin.play_from(g.season, g.turn, {self.seat: card}, last)
+
+    def record(self) -> None:
+        """Keep what ``branch`` needs (a checkpoint per moon phase and the answers since): call it in ``attach``."""
+        if self._game.recorder is None:
+            self._game.recorder = Recorder()
+
+    def branch(
+        self,
+        decision: Decision,
+        index: int,
+        policies: Sequence[Policy],
+        seed: int,
+        seasons: int | None = None,
+        one_turn: bool = False,
+    ) -> tuple[LiveView, GameResult | None]:
+        """At this seat's `decision` (any kind; ``record`` must have been called): play one possible future in which
+        the seat answers `index` now and `policies` decide everything after, on a copy where what the seat cannot
+        see is re-guessed. It runs to the end of the game, or is scored as if it ended after `seasons` more season
+        ends (0 = this season); with `one_turn` it stops at the end of the current moon phase (result None). Returns
+        the seat's view of the copy where it stopped, and the result when the (shortened) game ended."""
+        g = self._game
+        rec = g.recorder
+        assert rec is not None and rec.snapshot is not None, "call Simulator.record() in attach"
+        rng = random.Random(seed)
+        run = _Branch(self.seat, decision, index, list(rec.trace), rng, one_turn)
+        run.where = (-1, -1) if rec.at_setup else (g.season, g.turn)
+        twin = rec.snapshot.clone([_BranchSeat(run, p) for p in policies], rng.getrandbits(64))
+        for stream, state in zip((twin.rng_setup, twin.rng_draw, twin.rng_dice), rec.states, strict=True):
+            stream.setstate(state)  # type: ignore[arg-type]
+        run.game = twin
+        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.season + seasons)
+        try:
+            if rec.at_setup:
+                twin.setup()
+                result: GameResult | None = twin.play_from(0, 0, None, last)
+            else:
+                result = twin.play_from(*rec.where, None, last)
+        except _Stop:
+            result = None
+        return LiveView(twin, self.seat), result
+
+
+# ---- branching at any decision (replay from the last checkpoint) --------------------------------------------------
+
+
+class Recorder:
+    """What a searcher needs to branch at any decision, not only at a card selection: a copy of the game at the
+    start of the current moon phase (or before setup) with the exact state of its random streams, and every answer
+    given since. ``Simulator.branch`` replays those answers on a copy to reach the decision being asked, then
+    re-guesses what the seat cannot see."""
+
+    __slots__ = ("at_setup", "snapshot", "states", "trace", "where")
+
+    def __init__(self) -> None:
+        self.snapshot: Game | None = None
+        self.states: tuple[object, ...] = ()
+        self.at_setup = True
+        self.where = (0, 0)
+        self.trace: list[int] = []
+
+    def mark(self, game: Game, at_setup: bool) -> None:
+        """A checkpoint: called by the engine before setup and at the start of every moon phase."""
+        self.snapshot = game.clone([_Idle() for _ in range(game.n)], 0)
+        self.states = (game.rng_setup.getstate(), game.rng_draw.getstate(), game.rng_dice.getstate())
+        self.at_setup = at_setup
+        self.where = (game.season, game.turn)
+        self.trace.clear()
+
+
+class _Idle:
+    """The seats of a checkpoint copy (never asked: every branch clones the copy with its own policies)."""
+
+    name = "idle"
+    live_view = True
+
+    def reset(self, seat: int, rng: random.Random) -> None:
+        pass
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        raise AssertionError("a checkpoint copy is never played")
+
+
+class _Stop(Exception):
+    """Ends a branch at the end of the moon phase it started in."""
+
+
+class _Branch:
+    """One branch: replays the recorded answers, answers `index` at the searching seat's decision, re-guesses the
+    hidden information there, then lets `policies` play on."""
+
+    def __init__(
+        self, sim_seat: int, decision: Decision, index: int, trace: list[int], rng: random.Random, one_turn: bool
+    ) -> None:
+        self.me = sim_seat
+        self.index = index
+        self.trace = trace
+        self.cursor = 0
+        self.rng = rng
+        self.free = False  # the hidden information is re-guessed
+        self.done = False  # the searched decision is answered: `policies` decide from here
+        self.kind = decision.kind
+        self.hide_cards = decision.kind == "card"  # other seats' choices of this selection are not revealed yet
+        self.one_turn = one_turn
+        self.where = (-1, -1)
+        self.game: Game | None = None
+
+    def release(self) -> None:
+        """Leave the replay: re-guess the hidden information and reseed the copy's random streams."""
+        g = self.game
+        assert g is not None
+        self.free = True
+        g.determinize(self.me, self.rng)
+        for stream in (g.rng_setup, g.rng_draw, g.rng_dice):
+            stream.seed(self.rng.getrandbits(64))
+
+    def answer(self, decision: Decision, inner: Policy, view: PlayerView) -> int:
+        """The answer of a seat of the copy: the recorded one, `index` at the searching seat's decision, else its
+        policy's. Other seats' cards of the selection being searched were not revealed: they choose again."""
+        if not self.done:
+            if self.cursor < len(self.trace):
+                self.cursor += 1
+                if self.hide_cards and decision.kind == "card" and decision.seat != self.me:
+                    if not self.free:
+                        self.release()
+                    return inner.choose(decision, view)
+                assert not self.free, "only hidden cards follow the re-guess"
+                return self.trace[self.cursor - 1]
+            assert decision.seat == self.me and decision.kind == self.kind, "the replay reaches the searched decision"
+            self.done = True
+            if not self.free:
+                self.release()
+            return self.index
+        g = self.game
+        if self.one_turn and g is not None and g.step == "select" and (g.season, g.turn) != self.where:
+            raise _Stop
+        return inner.choose(decision, view)
+
+
+class _BranchSeat:
+    """A seat of a branch: replayed answers first, then its policy."""
+
+    live_view = True  # engine code: its policy reads the live view of the copy
+
+    def __init__(self, branch: _Branch, inner: Policy) -> None:
+        self.branch = branch
+        self.inner = inner
+        self.name = inner.name
+
+    def reset(self, seat: int, rng: random.Random) -> None:
+        self.inner.reset(seat, rng)
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        return self.branch.answer(decision, self.inner, view)

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import cast
 
 from septima_sim.engine.decisions import Policy
+from septima_sim.players.greedy import GreedyPolicy
 from septima_sim.players.heuristic import HeuristicPolicy
+from septima_sim.players.ismcts import IsmctsPolicy, load_params
 from septima_sim.players.lineup import Lineup
 from septima_sim.players.random_policy import RandomPolicy
 from septima_sim.players.search import SearchPolicy
@@ -25,6 +27,9 @@ SEARCH_FALLBACK = "balanced"
 """The persona a search player delegates every non-card decision to, and that plays its simulations."""
 SEARCH_HORIZON = 0
 """Search simulations stop at the end of the current season and score it as if the game ended there."""
+
+ISMCTS_BUDGET = "100"
+"""Iterations per decision of ``ismcts`` without a budget (``ismcts:N`` sets N, ``ismcts:Nms`` milliseconds)."""
 
 POLICIES: dict[str, Callable[[], Policy]] = {"random": RandomPolicy}
 """Built-in persona names and their factories (heuristic personas register here too)."""
@@ -63,7 +68,25 @@ def _persona(name: str, weights: Weights) -> Callable[[], Policy]:
     return lambda: HeuristicPolicy(name, weights)
 
 
-register_personas(load_personas())
+BUILTIN = load_personas()
+register_personas(BUILTIN)
+balanced_heuristic = partial(HeuristicPolicy, SEARCH_FALLBACK, BUILTIN[SEARCH_FALLBACK])
+"""The built-in balanced heuristic: greedy's evaluation, ismcts's prior, and the rollout player of both."""
+POLICIES["greedy"] = lambda: GreedyPolicy(balanced_heuristic(), balanced_heuristic)
+
+
+def _ismcts(name: str) -> Policy:
+    """``ismcts``, ``ismcts:N`` (iterations per decision) or ``ismcts:Nms`` (milliseconds per decision)."""
+    budget = name.partition(":")[2] or ISMCTS_BUDGET
+    ms = budget.endswith("ms")
+    digits = budget[:-2] if ms else budget
+    if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= 1_000_000:
+        raise UnknownPolicyError(
+            f"bad ismcts budget in {name!r}: use ismcts:N (iterations) or ismcts:Nms (milliseconds), N >= 1"
+        )
+    n = int(digits)
+    label = f"ismcts:{n}ms" if ms else f"ismcts:{n}"
+    return IsmctsPolicy(label, 0 if ms else n, n if ms else 0, load_params(), balanced_heuristic)
 
 
 def _installed() -> dict[str, object]:
@@ -73,8 +96,9 @@ def _installed() -> dict[str, object]:
 
 
 def policy_names() -> list[str]:
-    """Every persona name a config or lineup may use (plus ``search:N`` and ``py:module:Class``)."""
-    return sorted({*POLICIES, *_installed(), "search"})
+    """Every persona name a config or lineup may use (plus ``search:N``, ``ismcts:N``/``ismcts:Nms`` and
+    ``py:module:Class``)."""
+    return sorted({*POLICIES, *_installed(), "search", "ismcts"})
 
 
 def _instantiate(cls: object, name: str) -> Policy:
@@ -118,6 +142,8 @@ def make_policy(name: str) -> Policy:
         return SearchPolicy(
             int(budget), make_policy(SEARCH_FALLBACK), partial(make_policy, SEARCH_FALLBACK), SEARCH_HORIZON
         )
+    if name == "ismcts" or name.startswith("ismcts:"):
+        return _ismcts(name)
     if name.startswith(PLUGIN_PREFIX):
         return _plugin(name)
     factory = POLICIES.get(name)

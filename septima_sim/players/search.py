@@ -16,10 +16,8 @@ from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.view import PlayerView, Simulator
+from septima_sim.players.outcome import seat_value
 from septima_sim.players.random_policy import RandomPolicy
-
-MARGIN_WEIGHT = 0.01
-"""Weight of the Wisdom margin (seat minus best other) next to the win share in a simulation's value."""
 
 
 class SearchPolicy:
@@ -74,16 +72,4 @@ class SearchPolicy:
         result = sim.sample_continuation(
             card, [self.rollout() for _ in range(sim.n_players)], self._rng.getrandbits(64), self.horizon
         )
-        winners = result.winners
-        share = 1.0 / len(winners) if self.seat in winners else 0.0
-        rows = result.players
-        mine = _int(rows[self.seat]["wisdom"])
-        others = [_int(r["wisdom"]) for r in rows if r["seat"] != self.seat]
-        if not others:  # solo: the Widow's Wisdom is the opponent
-            others = [_int(result.game["widow_wisdom"])]
-        return share + MARGIN_WEIGHT * (mine - max(others))
-
-
-def _int(value: object) -> int:
-    assert isinstance(value, int)
-    return value
+        return seat_value(result, self.seat)

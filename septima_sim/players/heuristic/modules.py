@@ -14,10 +14,25 @@ class ModuleHandlers(SpellHandlers):
     __slots__ = ()
 
     def _animal(self, decision: Decision, view: PlayerView) -> list[float]:
-        """Shapeshift: the animal whose four actions this persona likes best."""
+        """Shapeshift: the animal whose four actions are worth most now (S3: in animal form only they can be
+        played). Each action is valued as a card from here (``_card_main``) plus the persona's bias; the best two
+        count fully, the others half, and the leftmost action's ability adds half of that action's worth."""
         animals = self._c.animals
+        me = view.me
         bias = self.w.bias
-        return [sum(bias.get(a, 0.0) for a in animals[i].actions) for i in decision.options]
+        known = set(self._t.action_ids)
+        occupied = {q.vertex for q in view.players if q.seat != self.seat}
+        verts = [me.vertex] + [v for v in view.board.neighbours[me.vertex] if v not in occupied]
+        spots = self._spots(view, me, verts, self._patients_by_area(view))
+        out = []
+        for i in decision.options:
+            worth = [
+                self._card_main(view, me, a, spots) + bias.get(a, 0.0) if a in known else 0.0
+                for a in animals[i].actions
+            ]
+            ranked = sorted(worth, reverse=True)
+            out.append(sum(ranked[:2]) + 0.5 * sum(ranked[2:]) + 0.5 * max(0.0, worth[0]))
+        return out
 
     def _turn_back(self, decision: Decision, view: PlayerView) -> list[float]:
         """Stay an animal (0) while suspicion is worth lowering, else turn back (1) to play any card."""

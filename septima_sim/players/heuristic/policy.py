@@ -32,6 +32,28 @@ class HeuristicPolicy(ModuleHandlers):
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
         """Index of the best-valued option."""
+        handler = _HANDLERS.get(decision.kind)
+        if handler is None:
+            return self._rng.randrange(len(decision.options))
+        self._prepare(view)
+        values = handler(self, decision, view)
+        return values.index(max(values))  # ties: the first
+
+    def values(self, decision: Decision, view: PlayerView) -> list[float] | None:
+        """The value of every option (Wisdom units), or None for a kind this player has no handler for."""
+        handler = _HANDLERS.get(decision.kind)
+        if handler is None:
+            return None
+        self._prepare(view)
+        return handler(self, decision, view)
+
+    def evaluate(self, view: PlayerView) -> float:
+        """The worth of the seat's position (``Valuation.state_value``), e.g. after a simulated step."""
+        self._prepare(view)
+        return self.state_value(view)
+
+    def _prepare(self, view: PlayerView) -> None:
+        """Per-game lookups at the first decision of a game; the per-decision memos cleared."""
         if self._fresh:
             self._fresh = False
             self._t = tables_for(view)
@@ -50,11 +72,6 @@ class HeuristicPolicy(ModuleHandlers):
             self._hv = {}
             self._plans = {}
         self._hunt = self._pba = self._area_value = self._waiting = None
-        handler = _HANDLERS.get(decision.kind)
-        if handler is None:
-            return self._rng.randrange(len(decision.options))
-        values = handler(self, decision, view)
-        return values.index(max(values))  # ties: the first
 
 
 _HANDLERS: dict[str, Callable[[HeuristicPolicy, Decision, PlayerView], list[float]]] = {

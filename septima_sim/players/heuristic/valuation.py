@@ -105,6 +105,24 @@ class Valuation:
         card = ab.trigger.split(":", 1)[1] if ab.trigger.startswith("play:") else ""
         return 3.0 + effects * uses * (1.0 + 0.25 * w.biased(card))
 
+    def state_value(self, view: PlayerView) -> float:
+        """Worth of the seat's position in Wisdom units: Wisdom, the end value of resources, charms and track steps,
+        potions, citizens in the crowd and seated, the coven, ritual rows and spells, minus the cost of the
+        suspicion it holds (the one-step look-ahead of ``greedy`` scores the position a choice leads to)."""
+        me = view.me
+        w = self.w
+        res = me.res
+        value = me.wisdom * w.wisdom + 0.6 * (w.ingredient * sum(res[:5]) + w.crystal * res[CRYSTAL])
+        value += me.charms * w.charm + me.crowd * w.citizen + view.full * me.ritual_row * w.ritual_row
+        value += sum(n * self._potion_value(view, me, k, False) for k, n in enumerate(me.potions) if n)
+        value += sum(
+            d.end_values[min(step, len(d.end_values) - 1)] for d, step in zip(self._c.diseases, me.tracks, strict=True)
+        )
+        value += 0.5 * sum(self._witch_value[x] for x in me.coven) + w.spell * len(me.spells)
+        seated = view.trial[2]
+        value += w.seat * 0.3 * sum(1 for chamber in seated for s in chamber if s == self.seat)
+        return value - self._sus_cost(0, max(0, me.suspicion))
+
     def _effect_value(self, e: Effect, me: SeatState | None) -> float:
         """Rough Wisdom worth of one content effect."""
         w = self.w

@@ -1,0 +1,108 @@
+"""Branching at any decision (``Simulator.branch``): the replay reaches the real game's public state before the
+re-guess, a branch never touches the real game, and the same seed gives the same branch."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from septima_sim.content import Content
+from septima_sim.engine import GameConfig
+from septima_sim.engine.decisions import Decision
+from septima_sim.engine.game import Game
+from septima_sim.engine.view import PlayerView, Simulator, _Branch
+from septima_sim.players import make_policy
+
+
+def public(g: Game) -> tuple[object, ...]:
+    """What every seat can see of a game (plus the searching seat's own goals, seat 0)."""
+    seats = tuple(
+        (p.vertex, p.suspicion, p.wisdom, tuple(p.res), p.charms, tuple(p.potions), tuple(p.hand), tuple(p.discard),
+         tuple(p.coven), p.crowd, tuple(p.tracks), p.ritual_row, p.ritual_col)
+        for p in g.players
+    )  # fmt: skip
+    board = (tuple(sorted(g.patients)), tuple(g.hunter_space), tuple(g.hunter_active), g.chamber1, tuple(g.chamber2))
+    return seats, board, tuple(g.played), (g.season, g.turn), tuple(g.goals[0])
+
+
+class Prober:
+    """Seat 0: at every decision branches once and checks the copy where the replay ends (``release``)."""
+
+    name = "prober"
+
+    def __init__(self, game_box: list[Game]) -> None:
+        self.box = game_box
+        self.sim: Simulator | None = None
+        self.inner = make_policy("balanced")
+        self.checked = 0
+        self.kinds: set[str] = set()
+
+    def reset(self, seat: int, rng: random.Random) -> None:
+        self.inner.reset(seat, rng)
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        g = self.box[0]
+        sim = Simulator(g, 0)
+        before = public(g)
+        seen: list[tuple[object, ...]] = []
+        original = _Branch.release
+
+        def release(run: _Branch) -> None:
+            assert run.game is not None
+            if decision.kind != "card":  # a card selection re-guesses at the first hidden card, as it should
+                seen.append(public(run.game))
+            original(run)
+
+        _Branch.release = release  # type: ignore[method-assign]
+        try:
+            sim.branch(decision, 0, [make_policy("balanced") for _ in range(g.n)], 7, 0)
+        finally:
+            _Branch.release = original  # type: ignore[method-assign]
+        assert public(g) == before  # the real game is untouched
+        if seen:
+            assert seen[0] == before
+            self.checked += 1
+            self.kinds.add(decision.kind)
+        return self.inner.choose(decision, view)
+
+
+@pytest.mark.parametrize("config", [GameConfig(3), GameConfig(2, shapeshifting=True, omens=True), GameConfig(1)])
+def test_the_replay_reaches_the_real_public_state(content: Content, config: GameConfig) -> None:
+    box: list[Game] = []
+    prober = Prober(box)
+    g = Game(config, content, [prober] + [make_policy("balanced") for _ in range(config.players - 1)], 5)
+    box.append(g)
+    Simulator(g, 0).record()
+    g.play()
+    assert prober.checked > 20 and {"premove", "start_vertex"} <= prober.kinds
+
+
+class Once(Prober):
+    """Seat 0: branches once, at its first pre-move, to the end of the next season; keeps the result."""
+
+    def __init__(self, game_box: list[Game]) -> None:
+        super().__init__(game_box)
+        self.outcome: object = None
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        if decision.kind == "premove" and self.outcome is None:
+            _, result = Simulator(self.box[0], 0).branch(decision, 0, [make_policy("balanced") for _ in range(2)], 3, 1)
+            assert result is not None
+            self.outcome = (result.game, result.players)
+        return self.inner.choose(decision, view)
+
+
+def branch_once(content: Content) -> object:
+    box: list[Game] = []
+    seat = Once(box)
+    g = Game(GameConfig(2), content, [seat, make_policy("balanced")], 9)
+    box.append(g)
+    Simulator(g, 0).record()
+    g.play()
+    return seat.outcome
+
+
+def test_the_same_branch_seed_plays_the_same_branch(content: Content) -> None:
+    first = branch_once(content)
+    assert first is not None and first == branch_once(content)
