@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 import polars as pl
 
-from septima_sim.engine.results import SOURCES
+from septima_sim.engine.results import FAMILIES, SOURCES
 
 TABLES: tuple[str, ...] = ("games", "players", "events", "errors")
 MANIFEST_SCHEMA = "septima-sim-run"
@@ -72,6 +72,8 @@ PLAYERS: dict[str, pl.DataType] = {
     "rank": pl.Int8(),
     "won": pl.Boolean(),
     **{f"wisdom_{s}": pl.Int16() for s in SOURCES},
+    **{f"wisdom_from_{f}": pl.Int16() for f in FAMILIES},
+    "components": pl.List(pl.Struct({"component": pl.String(), "wisdom": pl.Int16()})),
     "witches_start": _SMALL,
     "witches_end": _SMALL,
     "witches_lost": _SMALL,
@@ -100,7 +102,9 @@ PLAYERS: dict[str, pl.DataType] = {
     "turns_in_animal_form": _SMALL,
     "form_end": pl.String(),
 }
-"""players: one row per (game, seat). ``healed_<disease>``, ``brewed_<potion>``, ``played_<action>`` are Int16."""
+"""players: one row per (game, seat). ``healed_<disease>``, ``brewed_<potion>``, ``played_<action>`` are Int16.
+``wisdom_<source>`` (how the Wisdom was scored) and ``wisdom_from_<family>`` (which kind of component gave it) each
+sum to ``wisdom``; ``components`` lists the Wisdom per cause id (``witch:johanna``, ``action:plead``, ...)."""
 _COUNT_PREFIXES = ("healed_", "brewed_", "played_", "wisdom_")
 
 EVENTS: dict[str, pl.DataType] = {
@@ -110,6 +114,7 @@ EVENTS: dict[str, pl.DataType] = {
     "step": pl.String(),
     "seat": pl.Int8(),
     "kind": pl.String(),
+    "cause": pl.String(),
     "action": pl.String(),
     "matched_players": pl.Int8(),
     "matched_septima": pl.Boolean(),
@@ -196,7 +201,12 @@ def frame(
         values = columns.get(name, [None] * rows)
         sample = next((v for v in values if v is not None), None)
         dtype = _dtype(table, name, sample, extra)
-        data[name] = _list_series(name, values, dtype) if dtype.is_nested() else pl.Series(name, values, dtype=dtype)
+        if isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
+            data[name] = pl.Series(name, values, dtype=dtype)
+        elif dtype.is_nested():
+            data[name] = _list_series(name, values, dtype)
+        else:
+            data[name] = pl.Series(name, values, dtype=dtype)
     return pl.DataFrame(data, height=rows)
 
 

@@ -130,6 +130,8 @@ def heal(g: Game, p: Player, matched: bool, played: int) -> None:
         potions.heal_patient(g, p, g.patients[space])
     if matched:
         p.charms += 1
+        if g.sink is not None:
+            g.note("charms", p.seat, "+1")
 
 
 def chant(g: Game, p: Player, matched: bool, played: int) -> None:
@@ -141,7 +143,7 @@ def chant(g: Game, p: Player, matched: bool, played: int) -> None:
 
 def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21c: send 1 loyal citizen from supply to the crowd; Also: take any 1 crowd pick."""
-    crowd.citizen_to_crowd(p, 1)
+    crowd.citizen_to_crowd(g, p, 1)
     p.fx.after_recruit_action(g, p)
     if matched:
         crowd.crowd_picks(g, p, 1)
@@ -151,7 +153,7 @@ def plead(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21d: move 1 of your loyal citizens from the crowd into a trial chamber and gain 2 Wisdom (even with no
     citizen to move); Also (done first): send 1 more loyal citizen from supply to the crowd."""
     if matched:
-        crowd.citizen_to_crowd(p, 1)
+        crowd.citizen_to_crowd(g, p, 1)
     crowd.seat_citizen(g, p)
     p.fx.after_plead(g, p)
     g.gain_wisdom(p, g.rules.plead_wisdom, "plead")
@@ -167,6 +169,8 @@ def remember(g: Game, p: Player, matched: bool, played: int) -> None:
         return
     card = g.ask(Kind.REMEMBER, p.seat, opts)
     g.remember_copy[p.seat] = card
+    if g.sink is not None:
+        g.note("copy", p.seat, g.action_ids[card])
     resolve_card(g, p, card, matched, played)
 
 

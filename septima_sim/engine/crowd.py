@@ -13,13 +13,16 @@ if TYPE_CHECKING:
 
 PICKS: tuple[str, ...] = ("potion", "ingredient", "move", "suspicion", "ready_spell")
 """B29: pay 1 ingredient -> any potion; any 1 ingredient; move up to 4; suspicion -1; pay 1 -> ready a spell."""
+CAUSES: tuple[str, ...] = tuple(f"crowd_pick:{name}" for name in PICKS)
 
 
-def citizen_to_crowd(p: Player, n: int) -> None:
+def citizen_to_crowd(g: Game, p: Player, n: int) -> None:
     """Send up to n loyal citizens from personal supply to the crowd."""
     m = min(n, p.supply)
     p.supply -= m
     p.crowd += m
+    if g.sink is not None and m:
+        g.note("citizens", p.seat, f"{m} from supply to the crowd")
 
 
 def seat_citizen(g: Game, p: Player) -> None:
@@ -37,10 +40,12 @@ def seat_citizen(g: Game, p: Player) -> None:
     chamber = g.ask(Kind.CHAMBER, p.seat, opts)
     p.crowd -= 1
     g.seated[chamber].append(p.seat)
+    if g.sink is not None:
+        g.note("citizens", p.seat, f"1 from the crowd into chamber {chamber}")
 
 
 def crowd_picks(g: Game, p: Player, k: int) -> int:
-    """Take up to k different crowd picks (B29); returns how many were taken."""
+    """Take up to k different crowd picks (B29), each the cause of its changes; returns how many were taken."""
     taken: list[int] = []
     for _ in range(k):
         opts = [i for i in range(len(PICKS)) if i not in taken and _possible(g, p, i)]
@@ -50,9 +55,11 @@ def crowd_picks(g: Game, p: Player, k: int) -> int:
         if pick < 0:
             break
         taken.append(pick)
-        _take(g, p, pick)
+        prev = g.caused(CAUSES[pick])
         if g.sink is not None:
-            g.emit("crowd_pick", p.seat, detail=PICKS[pick])
+            g.emit("crowd_pick", p.seat, detail=PICKS[pick], cause=CAUSES[pick])
+        _take(g, p, pick)
+        g.cause = prev
     return len(taken)
 
 

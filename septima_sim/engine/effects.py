@@ -16,11 +16,14 @@ if TYPE_CHECKING:
 
 
 def trigger(g: Game, p: Player, when: str) -> None:
-    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``)."""
+    """Run every ability in force whose trigger is `when` (e.g. ``play:remember``, ``after_trial``); its changes
+    are caused by its witch or building."""
     for ab in abilities(g, p):
         if ab.trigger == when:
+            prev = g.caused(g.ability_cause.get(id(ab), g.cause))
             for e in ab.effects:
                 apply(g, p, e)
+            g.cause = prev
 
 
 def apply(g: Game, p: Player, e: Effect) -> None:
@@ -45,6 +48,8 @@ def _crystal(g: Game, p: Player, e: Effect) -> None:
 
 def _charm(g: Game, p: Player, e: Effect) -> None:
     p.charms += e.amount
+    if g.sink is not None:
+        g.note("charms", p.seat, f"{e.amount:+d}")
 
 
 def _suspicion(g: Game, p: Player, e: Effect) -> None:
@@ -59,7 +64,7 @@ def _move(g: Game, p: Player, e: Effect) -> None:
 
 
 def _citizen(g: Game, p: Player, e: Effect) -> None:
-    crowd.citizen_to_crowd(p, e.amount)
+    crowd.citizen_to_crowd(g, p, e.amount)
 
 
 def _crowd_pick(g: Game, p: Player, e: Effect) -> None:
@@ -93,6 +98,8 @@ def _return_card(g: Game, p: Player, e: Effect) -> None:
         card = g.ask(Kind.RETURN_CARD, p.seat, sorted(set(p.discard)))
         p.discard.remove(card)
         p.hand[card] = True
+        if g.sink is not None:
+            g.note("hand", p.seat, f"+{g.action_ids[card]}")
 
 
 def _magic_mirror(g: Game, p: Player, e: Effect) -> None:
@@ -106,6 +113,8 @@ def _magic_mirror(g: Game, p: Player, e: Effect) -> None:
             opts.update(q.coven)
     if opts:
         p.mirror = g.ask(Kind.MIRROR, p.seat, sorted(opts))
+        if g.sink is not None:
+            g.note("mirror", p.seat, g.content.witches[p.mirror].id)
 
 
 def _passive(g: Game, p: Player, e: Effect) -> None:

@@ -9,6 +9,7 @@ from septima_sim.engine import crowd, effects
 from septima_sim.engine.abilities import passive
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.state import TABLE
 from septima_sim.engine.supply import use_potion
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
         potion = remedy_for(g, p, patient.disease)
     p.potions[potion] -= 1
     patient.remedies.append(potion)
+    if g.sink is not None:
+        g.note("potions", p.seat, f"-1 {g.content.potions[potion].id} on patient {patient.space}")
     patient.angry = 0
     patient.healed_by |= 1 << p.seat
     p.healed[patient.disease] += 1
@@ -90,7 +93,11 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     step = p.tracks[track]
     if step < len(diseases[track].rewards):
         p.tracks[track] = step + 1
+        prev = g.caused(f"patient:{diseases[track].id}")
+        if g.sink is not None:
+            g.note("patient_track", p.seat, f"{diseases[track].id} track step {step + 1}")
         effects.apply(g, p, diseases[track].rewards[step])
+        g.cause = prev
     p.fx.after_heal(g, p)
 
 
@@ -117,13 +124,15 @@ def offer_potions(g: Game, p: Player) -> None:
             return
         use_potion(g, p, choice)
         use = pots[choice].use
+        prev = g.caused(f"potion:{pots[choice].id}")
         if use == "calming":
             _calming(g, p)
         elif use == "flying":
             g.move_leader(p, -1)
         elif use == "love":
-            crowd.citizen_to_crowd(p, 1)
+            crowd.citizen_to_crowd(g, p, 1)
             crowd.seat_citizen(g, p)
+        g.cause = prev
 
 
 def _calming(g: Game, p: Player) -> None:
@@ -138,3 +147,5 @@ def _calming(g: Game, p: Player) -> None:
         h, sp = divmod(choice, 10)
         g.hunter_space[h] = sp
         g.hunter_active[h] = False
+        if g.sink is not None:
+            g.note("hunters", TABLE, f"hunter {h} to space {sp}, lying down")

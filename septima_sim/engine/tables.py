@@ -10,6 +10,8 @@ class Tables:
     """Read-only lookups the turn loop uses (tuples and dicts nobody writes to after construction)."""
 
     __slots__ = (
+        "ability_cause",
+        "action_cause",
         "action_ids",
         "action_index",
         "board",
@@ -37,6 +39,10 @@ class Tables:
         self.icon = tuple(self.action_index[a.icon] if a.icon else i for i, a in enumerate(content.actions))
         self.chant = self.action_index["chant"]
         self.play_trigger = tuple(f"play:{a}" for a in self.action_ids)  # ability trigger names per card (B21g)
+        self.action_cause = tuple(f"action:{a}" for a in self.action_ids)  # the cause id of a card's own changes
+        # the cause id of an ability's changes, by the ability object's identity (the content pack holds them)
+        self.ability_cause: dict[int, str] = {id(w.ability): f"witch:{w.id}" for w in content.witches}
+        self.ability_cause.update({id(b.ability): f"building:{b.id}" for b in content.buildings})
         self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
         self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
         disease_ids = [d.id for d in content.diseases]

@@ -15,6 +15,7 @@ from septima_sim.content.model import Effect
 from septima_sim.engine import stats
 from septima_sim.engine.modules.base import Module
 from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.state import TABLE, WIDOW
 
 if TYPE_CHECKING:
     import random
@@ -134,30 +135,28 @@ class WidowModule(Module):
         step toward the player's leader and one that ends on it raises the player's suspicion."""
         w = g.content.widow
         p = g.players[0]
-        before = self.suspicion
         card = self.card
+        action = g.action_ids[card]
+        if g.sink is not None:  # her turn opens with her marker; each change follows as its own event
+            g.emit(
+                "action",
+                WIDOW,
+                action=action,
+                matched_players=int(g.icon[g.played[0]] == g.icon[card]),
+                matched_septima=g.icon[card] == g.septima_right,
+                matched_other=None,
+                cause=f"widow:{action}",
+            )
         if g.icon[g.played[0]] == g.icon[card]:  # matching works both ways (W1)
-            _suspicion(g, self, w.match_suspicion)
-        for e in w.cards.get(g.action_ids[card], ()):
+            _suspicion(g, self, w.match_suspicion, "match")
+        for e in w.cards.get(action, ()):
             _apply(g, self, e, card)
         for i, spider in enumerate(self.spiders):
             self.spiders[i] = _toward(g, spider, p.vertex, w.spider_steps, avoid_occupied=False)
             if self.spiders[i] == p.vertex:
-                g.raise_suspicion(p, w.spider_suspicion)
+                g.raise_suspicion(p, w.spider_suspicion, "widow:spider")
         if g.sink is not None:
-            g.emit(
-                "action",
-                -1,
-                action=g.action_ids[card],
-                matched_players=int(g.icon[g.played[0]] == g.icon[card]),
-                matched_septima=g.icon[card] == g.septima_right,
-                matched_other=None,
-                suspicion_before=before,
-                suspicion_after=self.suspicion,
-                wisdom_before=None,
-                wisdom_after=self.wisdom,
-                detail=f"spiders at {self.spiders}",
-            )
+            g.emit("spiders", WIDOW, detail=f"spiders at {self.spiders}", cause="widow:spider")
 
     def end_turn(self, g: Game) -> None:
         self.last = self.card
@@ -180,7 +179,7 @@ class WidowModule(Module):
         """A conviction with her citizen seated is her win."""
         if winner < 0 and WIDOW_TOKEN in chamber:
             self.trials_won += 1
-            self.wisdom += g.content.widow.trial_win_wisdom
+            _wisdom(g, self, g.content.widow.trial_win_wisdom, "trial")
 
     def blocks_ritual(self, g: Game, p: Player, row: int, col: int) -> bool:
         """Her ritual marker blocks the cell it stands on (row, start column) for the player."""
@@ -226,10 +225,28 @@ class WidowModule(Module):
         )
 
 
-def _suspicion(g: Game, state: WidowModule, n: int) -> None:
+def _suspicion(g: Game, state: WidowModule, n: int, cause: str) -> None:
+    """Her suspicion moves by n within the track (W3: she never overflows)."""
     r = g.rules
-    state.suspicion = max(r.suspicion_min, min(r.suspicion_max, state.suspicion + n))
+    before = state.suspicion
+    state.suspicion = max(r.suspicion_min, min(r.suspicion_max, before + n))
     state.suspicion_max = max(state.suspicion_max, state.suspicion)
+    if g.sink is not None and state.suspicion != before:
+        g.emit(
+            "suspicion_change",
+            WIDOW,
+            suspicion_before=before,
+            suspicion_after=state.suspicion,
+            cause=cause,
+            detail=f"{state.suspicion - before:+d}",
+        )
+
+
+def _wisdom(g: Game, state: WidowModule, n: int, cause: str) -> None:
+    """She gains n Wisdom."""
+    state.wisdom += n
+    if g.sink is not None and n:
+        g.emit("wisdom", WIDOW, wisdom_before=state.wisdom - n, wisdom_after=state.wisdom, cause=cause)
 
 
 def _toward(g: Game, start: int, target: int, steps: int, avoid_occupied: bool) -> int:
@@ -248,13 +265,18 @@ def _toward(g: Game, start: int, target: int, steps: int, avoid_occupied: bool) 
 
 
 def _apply(g: Game, state: WidowModule, e: Effect, card: int) -> None:
+    """One effect of her marker `card` (the cause of its changes: ``widow:<action>``)."""
     kind = e.kind
+    cause = f"widow:{g.action_ids[card]}"
+    sink = g.sink is not None
     if kind == "widow_wisdom":
-        state.wisdom += e.amount
+        _wisdom(g, state, e.amount, cause)
     elif kind == "widow_suspicion":
-        _suspicion(g, state, e.amount)
+        _suspicion(g, state, e.amount, cause)
     elif kind == "chase":
         dest = _toward(g, state.vertex, g.players[0].vertex, e.amount, avoid_occupied=True)
+        if sink and dest != state.vertex:
+            g.note("leader", WIDOW, f"{state.vertex} -> {dest}", cause)
         g.occupied.discard(state.vertex)
         state.vertex = dest
         g.occupied.add(dest)
@@ -267,16 +289,22 @@ def _apply(g: Game, state: WidowModule, e: Effect, card: int) -> None:
             for potion in patient.remedies:
                 g.potion_supply[potion] += 1
             g.patient_discard.append(patient.tile)
+            if sink:
+                g.note("patients", TABLE, f"the Widow takes the patient on {space}", cause)
     elif kind == "widow_citizen":
         n = min(e.amount, state.supply)
         state.supply -= n
         state.crowd += n
+        if sink and n:
+            g.note("citizens", WIDOW, f"{n} from supply to the crowd", cause)
     elif kind == "widow_plead":
         seats = g.rules.trial_seats[g.n]
         for _ in range(e.amount):
             if state.crowd and g.chamber1 >= 0 and len(g.seated[1]) < seats:
                 state.crowd -= 1
                 g.seated[1].append(WIDOW_TOKEN)
+                if sink:
+                    g.note("citizens", WIDOW, "1 from the crowd into chamber 1", cause)
     elif kind == "repeat_last":
         last = state.last
         if last >= 0 and last != card:
@@ -285,6 +313,8 @@ def _apply(g: Game, state: WidowModule, e: Effect, card: int) -> None:
                     _apply(g, state, effect, last)
     elif kind == "block_ritual":
         state.ritual_row = min(len(g.content.ritual.rows), state.ritual_row + e.amount)
+        if sink:
+            g.note("ritual_row", WIDOW, f"row {state.ritual_row}", cause)
 
 
 def _space_number(space: str) -> tuple[int, str]:
