@@ -20,7 +20,8 @@ def trigger(g: Game, p: Player, when: str) -> None:
     are caused by its witch or building."""
     for ab in abilities(g, p):
         if ab.trigger == when:
-            prev = g.caused(g.ability_cause.get(id(ab), g.cause))
+            prev = g.cause
+            g.cause = g.ability_cause.get(id(ab), prev)
             for e in ab.effects:
                 apply(g, p, e)
             g.cause = prev

@@ -588,7 +588,8 @@ class Game:
         event opens the turn; every change the card makes follows as its own event (cause ``action:<card>``, or the
         witch, spell, building... that made it)."""
         seat, card = p.seat, self.played[p.seat]
-        prev = self.caused("premove")
+        prev = self.cause
+        self.cause = "premove"
         opts = [p.vertex] + [v for v in self.board.neighbours[p.vertex] if v not in self.occupied]
         dest = self.ask(Kind.PREMOVE, seat, opts)
         if dest != p.vertex:
