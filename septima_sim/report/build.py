@@ -25,6 +25,7 @@ from septima_sim.report.sections import (
     sources,
     suspicion,
     trials,
+    wisdom_components,
 )
 from septima_sim.report.sections import compare as compare_section
 
@@ -47,6 +48,7 @@ def build_report(
     pooled, order, cells = seats.add(b, run)
     outcomes.add(b, run)
     sources.add(b, run)
+    wisdom_components.add(b, run)
     suspicion.add(b, run)
     actions.add(b, run)
     trials.add(b, run)
