@@ -120,3 +120,18 @@ def test_every_change_has_a_cause(
 def test_families_cover_known_causes() -> None:
     """Every cause prefix maps to a family column, and ``other`` catches the rest."""
     assert set(FAMILY_OF.values()) | {"other"} == set(FAMILIES)
+
+
+def test_causes_do_not_depend_on_which_copy_of_the_pack_is_loaded(content: Content) -> None:
+    """Two loads of the same pack (same hash, other ability objects) name the same witch and building causes."""
+    from septima_sim.content import load_content
+
+    def causes(pack: Content) -> list[object]:
+        _, events = _play(pack, 4, "full", (), 7, ["random"] * 4)
+        return [e["cause"] for e in events]
+
+    first = causes(content)
+    again = load_content()
+    assert again is not content and again.hash == content.hash
+    assert causes(again) == first == causes(content)
+    assert any(str(c).startswith(("witch:", "building:")) for c in first)

@@ -16,6 +16,7 @@ class Tables:
         "action_index",
         "board",
         "chant",
+        "content",
         "icon",
         "ingredient_index",
         "mode_actions",
@@ -28,6 +29,7 @@ class Tables:
     )
 
     def __init__(self, content: Content, full: bool) -> None:
+        self.content = content  # held: ``ability_cause`` is keyed by the identity of this pack's ability objects
         self.board = board_for(content)
         self.action_ids = tuple(a.id for a in content.actions)
         self.action_index = {a: i for i, a in enumerate(self.action_ids)}
@@ -77,9 +79,10 @@ def board_for(content: Content) -> Board:
 
 
 def tables_for(content: Content, full: bool) -> Tables:
-    """The lookup tables of a content pack in a mode (cached by content hash)."""
+    """The lookup tables of a content pack in a mode (cached by content hash; rebuilt for another object of the same
+    pack, whose ability objects are others)."""
     key = (content.hash, full)
     tables = _TABLES.get(key)
-    if tables is None:
+    if tables is None or tables.content is not content:
         tables = _TABLES[key] = Tables(content, full)
     return tables
