@@ -21,7 +21,7 @@ def trigger(g: Game, p: Player, when: str) -> None:
     for ab in abilities(g, p):
         if ab.trigger == when:
             prev = g.cause
-            g.cause = g.ability_cause.get(id(ab), prev)
+            g.cause = g.tables.ability_cause.get(id(ab), prev)
             for e in ab.effects:
                 apply(g, p, e)
             g.cause = prev

@@ -120,7 +120,6 @@ class Game:
         self.board = t.board
         self.action_ids, self.action_index, self.mode_actions = t.action_ids, t.action_index, t.mode_actions
         self.icon, self.chant, self.play_trigger = t.icon, t.chant, t.play_trigger
-        self.ability_cause = t.ability_cause
         self.potion_index, self.ingredient_index, self.remedy_of = t.potion_index, t.ingredient_index, t.remedy_of
         self.practical_by_use, self.usable_practicals = t.practical_by_use, t.usable_practicals
         self.space_order = t.space_order
@@ -211,7 +210,7 @@ class Game:
     def lose_wisdom(self, p: Player, amount: int, source: str = "penalties", cause: str | None = None) -> None:
         """Lose Wisdom, never below 0 (B13: ignore what cannot be paid)."""
         loss = min(amount, p.wisdom)
-        if loss <= 0:
+        if not loss:
             return
         p.wisdom -= loss
         p.src[SOURCE_INDEX[source]] -= loss

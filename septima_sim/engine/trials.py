@@ -105,6 +105,9 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
                 return_token(g, token)
     sink = g.sink is not None
     if sink:
+        for q in g.players:
+            if q.crowd != crowd_before[q.seat]:
+                g.note("citizens", q.seat, f"crowd {crowd_before[q.seat]} -> {q.crowd} (seated citizens back)")
         g.emit(
             "trial",
             TABLE,
@@ -112,9 +115,6 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             f"; loyal {sum(loyal)} angry {angry}; winner {winner}",
             cause="trial",
         )
-        for q in g.players:
-            if q.crowd != crowd_before[q.seat]:
-                g.note("citizens", q.seat, f"crowd {crowd_before[q.seat]} -> {q.crowd} (seated citizens back)")
     if winner >= 0:
         p = g.players[winner]
         p.trials_won += 1
