@@ -8,12 +8,19 @@ from collections.abc import Callable
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, GameResult, play_game
 from septima_sim.engine.decisions import Policy
+from septima_sim.engine.results import FAMILIES, SOURCES
+from septima_sim.engine.state import TABLE, WIDOW
+
+
+def _who(seat: int) -> str:
+    """Who an event is about: a seat, the Black Widow (solo) or the table (board-level changes)."""
+    return "Widow" if seat == WIDOW else "Table" if seat == TABLE else f"seat {seat}"
 
 
 def _text(e: dict) -> str:
-    who = "Septima" if e["seat"] < 0 else f"seat {e['seat']}"
-    head = f"S{e['season']} T{e['turn']} {who:>7}  {e['kind']:<11}"
+    head = f"S{e['season']} T{e['turn']} {_who(e['seat']):>7}  {e['kind']:<16}"
     kind = e["kind"]
+    cause = f"  [{e['cause']}]" if e.get("cause") else ""
     if kind == "action":
         match = []
         if e.get("matched_players"):
@@ -22,17 +29,14 @@ def _text(e: dict) -> str:
             match.append("matched the Septima")
         if e.get("matched_other"):
             match.append(f"matched by {e['matched_other']}")
-        copy = f" (copies {e['detail']})" if e.get("detail") else ""
-        return (
-            f"{head} {e['action']}{copy}{'; ' + ', '.join(match) if match else ''}; "
-            f"wisdom {e['wisdom_before']}->{e['wisdom_after']}, suspicion {e['suspicion_before']}->"
-            f"{e['suspicion_after']}"
-        )
+        return f"{head} {e['action']}{'; ' + ', '.join(match) if match else ''}"
     if kind == "omen":
         return f"{head} {e['omen']} ({e['omen_half']}); {e['detail']}"
-    if kind == "suspicion":
-        return f"{head} {e['detail']}: {e['suspicion_before']}->{e['suspicion_after']}"
-    return f"{head} {e.get('detail') or ''}".rstrip()
+    if kind == "wisdom":
+        return f"{head} {e['wisdom_before']}->{e['wisdom_after']}{cause}"
+    if kind in ("suspicion", "suspicion_change"):
+        return f"{head} {e['detail']}: {e['suspicion_before']}->{e['suspicion_after']}{cause}"
+    return f"{head} {e.get('detail') or ''}{cause}".rstrip()
 
 
 def play_one(
@@ -57,9 +61,10 @@ def play_one(
                 f"(failed: {', '.join(g['tribulations_failed']) or 'none'}); Widow Wisdom {g['widow_wisdom']}."
             )
         for row in sorted(result.players, key=lambda r: r["rank"]):
-            sources = ", ".join(f"{k[7:]} {v}" for k, v in row.items() if k.startswith("wisdom_") and v)
+            sources = ", ".join(f"{s} {row[f'wisdom_{s}']}" for s in SOURCES if row[f"wisdom_{s}"])
+            families = ", ".join(f"{f} {row[f'wisdom_from_{f}']}" for f in FAMILIES if row[f"wisdom_from_{f}"])
             out(
                 f"  #{row['rank']} seat {row['seat']} ({row['colour']}, {row['policy']}): {row['wisdom']} Wisdom"
-                f"{'  WINNER' if row['won'] else ''}  [{sources}]"
+                f"{'  WINNER' if row['won'] else ''}  [{sources}]  from [{families}]"
             )
     return result

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 import polars as pl
 
 from septima_sim.engine.modules import MODULES, flag_columns
-from septima_sim.engine.results import SOURCES
+from septima_sim.engine.results import FAMILIES, SOURCES
 
 TABLES: tuple[str, ...] = ("games", "players", "events", "errors")
 MANIFEST_SCHEMA = "septima-sim-run"
@@ -94,6 +94,8 @@ PLAYERS: dict[str, pl.DataType] = {
     "rank": pl.Int8(),
     "won": pl.Boolean(),
     **{f"wisdom_{s}": pl.Int16() for s in SOURCES},
+    **{f"wisdom_from_{f}": pl.Int16() for f in FAMILIES},
+    "components": pl.List(pl.Struct({"component": pl.String(), "wisdom": pl.Int16()})),
     "witches_start": _SMALL,
     "witches_end": _SMALL,
     "witches_lost": _SMALL,
@@ -118,7 +120,9 @@ PLAYERS: dict[str, pl.DataType] = {
     "goals_scored": pl.List(pl.String()),
     **_module_columns("player"),
 }
-"""players: one row per (game, seat). ``healed_<disease>``, ``brewed_<potion>``, ``played_<action>`` are Int16."""
+"""players: one row per (game, seat). ``healed_<disease>``, ``brewed_<potion>``, ``played_<action>`` are Int16.
+``wisdom_<source>`` (how the Wisdom was scored) and ``wisdom_from_<family>`` (which kind of component gave it) each
+sum to ``wisdom``; ``components`` lists the Wisdom per cause id (``witch:johanna``, ``action:plead``, ...)."""
 _COUNT_PREFIXES = ("healed_", "brewed_", "played_", "wisdom_")
 
 EVENTS: dict[str, pl.DataType] = {
@@ -128,6 +132,7 @@ EVENTS: dict[str, pl.DataType] = {
     "step": pl.String(),
     "seat": pl.Int8(),
     "kind": pl.String(),
+    "cause": pl.String(),
     "action": pl.String(),
     "matched_players": pl.Int8(),
     "matched_septima": pl.Boolean(),
@@ -213,7 +218,12 @@ def frame(
         values = columns.get(name, [None] * rows)
         sample = next((v for v in values if v is not None), None)
         dtype = _dtype(table, name, sample, extra)
-        data[name] = _list_series(name, values, dtype) if dtype.is_nested() else pl.Series(name, values, dtype=dtype)
+        if isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
+            data[name] = pl.Series(name, values, dtype=dtype)
+        elif dtype.is_nested():
+            data[name] = _list_series(name, values, dtype)
+        else:
+            data[name] = pl.Series(name, values, dtype=dtype)
     return pl.DataFrame(data, height=rows)
 
 

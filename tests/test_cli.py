@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+from septima_sim.engine.results import SOURCES
 from tests.helpers import script
 
 
@@ -30,7 +31,7 @@ def test_play_jsonl_ends_with_game_end_record() -> None:
     assert lines[-1]["kind"] == "game_end"
     final = lines[-1]
     for row in final["players"]:
-        assert sum(v for k, v in row.items() if k.startswith("wisdom_")) == row["wisdom"]
+        assert sum(row[f"wisdom_{s}"] for s in SOURCES) == row["wisdom"]
     assert all(e["kind"] != "action" or e["action"] != "ritual" for e in lines[:-1])  # Basic: no Ritual card
     assert sum(e["kind"] == "action" for e in lines) == 2 * 20
 

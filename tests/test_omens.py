@@ -14,6 +14,7 @@ from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules.omens import OmensModule, omen_sweep_sequences
 from septima_sim.engine.modules.shapeshifting import animal_seat
+from septima_sim.engine.results import SOURCES
 from septima_sim.engine.state import Patient, SpellCard
 from septima_sim.players import RandomPolicy
 from septima_sim.playout import play_one
@@ -655,7 +656,7 @@ def test_invariants_over_seeded_games(content: Content, players: int, shapeshift
         assert len(result.game["omen_cards"]) == 4 and result.game["omen_cards"][-1] == "witches-sabbath"
         halves.update(zip(result.game["omen_cards"], result.game["omen_halves"], strict=True))
         for row in result.players:
-            assert sum(v for k, v in row.items() if k.startswith("wisdom_")) == row["wisdom"] >= 0
+            assert sum(row[f"wisdom_{s}"] for s in SOURCES) == row["wisdom"] >= 0
             assert -1 <= row["suspicion_end"] <= 8 and row["witches_end"] <= 4
     assert len({c for c, _ in halves}) == 19 and {s for _, s in halves} == {"bright", "dark"}
 

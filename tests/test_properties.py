@@ -35,12 +35,12 @@ class CheckedGame(Game):
         self.counting_season = -1
 
     # -- Wisdom never below 0, at any time
-    def gain_wisdom(self, p: Player, amount: int, source: str) -> None:
-        super().gain_wisdom(p, amount, source)
+    def gain_wisdom(self, p: Player, amount: int, source: str, cause: str | None = None) -> None:
+        super().gain_wisdom(p, amount, source, cause)
         assert p.wisdom >= 0, f"seat {p.seat} wisdom {p.wisdom} after +{amount} ({source})"
 
-    def lose_wisdom(self, p: Player, amount: int, source: str = "penalties") -> None:
-        super().lose_wisdom(p, amount, source)
+    def lose_wisdom(self, p: Player, amount: int, source: str = "penalties", cause: str | None = None) -> None:
+        super().lose_wisdom(p, amount, source, cause)
         assert p.wisdom >= 0, f"seat {p.seat} wisdom {p.wisdom} after -{amount}"
 
     # -- per turn

@@ -36,6 +36,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("config.py", "'shapeshifting' in names"): "the legacy GameConfig flags of the two expansions",
     ("config.py", "'omens' in names"): "the legacy GameConfig flags of the two expansions",
     ("game.py", "kind == 'action'"): "an output event's kind, not content",
+    ("view.py", "g.step == 'select'"): "the search replay stops at the game's selection step (flow, not content)",
     ("modules/shapeshifting.py", "record['kind'] == 'action'"): "an output event's kind, not content",
     ("modules/widow.py", "'shapeshifting' in g.config.modules"): "S9: the solo rule that reads whether a module is on",
     ("passives.py", "e.kind == 'passive'"): "building the per-pack table",

@@ -231,3 +231,18 @@ def test_seat_headlines_link_a_typical_game_of_the_seat_that_replays(report, run
             )
             assert row["won"].item() == (outcome[1] == "win")
     assert "games/" in (report.out_dir / "summary.md").read_text()
+
+
+def test_wisdom_per_component_adds_up_to_mean_wisdom(run_dir: Path) -> None:
+    """The Wisdom-by-component section: per player count, the components' Wisdom per player-game sums to the mean
+    final Wisdom."""
+    from septima_sim.analysis import open_run
+    from septima_sim.report.sections.wisdom_components import per_component
+
+    run = open_run(run_dir)
+    df = per_component(run.players)
+    assert df is not None and df["component"].str.starts_with("action:").any()
+    summed = df.group_by("players").agg(pl.col("per_game").sum()).sort("players")
+    mean = run.players.group_by("players").agg(pl.col("wisdom").mean()).sort("players").collect()
+    assert summed["players"].to_list() == mean["players"].to_list()
+    assert all(abs(a - b) < 1e-9 for a, b in zip(summed["per_game"], mean["wisdom"], strict=True))

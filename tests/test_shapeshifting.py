@@ -11,6 +11,7 @@ from septima_sim.engine.config import GameConfig
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules.shapeshifting import animal_seat, cover, uncover
+from septima_sim.engine.results import SOURCES
 from septima_sim.engine.state import Player
 from septima_sim.players import RandomPolicy
 from tests.helpers import Scripted, action, place, witch
@@ -411,6 +412,6 @@ def test_module_invariants_over_seeded_games(content: Content, players: int) -> 
         shapeshifts += sum(r["shapeshifts"] for r in result.players)
         for row in result.players:
             assert row["played_chant"] == 0
-            assert sum(v for k, v in row.items() if k.startswith("wisdom_")) == row["wisdom"]
+            assert sum(row[f"wisdom_{s}"] for s in SOURCES) == row["wisdom"]
             assert -1 <= row["suspicion_end"] <= 8
     assert shapeshifts > 100

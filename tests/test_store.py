@@ -13,7 +13,7 @@ import septima_sim
 from septima_sim import runner, store
 from septima_sim.cli import main
 from septima_sim.content import Content
-from septima_sim.engine.results import SOURCES
+from septima_sim.engine.results import FAMILIES, SOURCES
 
 CONFIG = """
 name = "s"
@@ -93,6 +93,36 @@ def test_wisdom_sources_sum_to_wisdom(run_dir: Path) -> None:
     players = septima_sim.load(run_dir).players.collect()
     total = pl.sum_horizontal([pl.col(f"wisdom_{s}") for s in SOURCES])
     assert players.select((total == pl.col("wisdom")).all()).item()
+
+
+def test_wisdom_by_family_and_component(run_dir: Path) -> None:
+    """``wisdom_from_<family>`` and the ``components`` list each sum to ``wisdom``, read back by polars and DuckDB."""
+    players = septima_sim.load(run_dir).players.collect()
+    families = pl.sum_horizontal([pl.col(f"wisdom_from_{f}") for f in FAMILIES])
+    by_component = pl.col("components").list.eval(pl.element().struct.field("wisdom")).list.sum()
+    checked = players.select(fam=(families == pl.col("wisdom")).all(), comp=(by_component == pl.col("wisdom")).all())
+    assert checked.row(0) == (True, True)
+    glob = f"{run_dir}/players/*/*.parquet"
+    source = f"read_parquet('{glob}', hive_partitioning = true)"
+    ((mismatched,),) = duckdb.sql(
+        f"select count(*) from {source} "
+        f"where coalesce(list_sum(list_transform(components, lambda x: x.wisdom)), 0) != wisdom"
+    ).fetchall()
+    assert mismatched == 0
+    totals = duckdb.sql(
+        f"select c.component, sum(c.wisdom) from (select unnest(components) as c from {source}) "
+        f"group by c.component order by c.component"
+    ).fetchall()
+    expected = (
+        players.select("components")
+        .explode("components")
+        .unnest("components")
+        .group_by("component")
+        .agg(pl.col("wisdom").sum())
+        .sort("component")
+    )
+    assert totals == list(expected.iter_rows())
+    assert any(c.startswith("action:") for c in expected["component"])
 
 
 def test_rows_per_game_and_errors(run_dir: Path) -> None:

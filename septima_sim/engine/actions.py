@@ -132,6 +132,8 @@ def heal(g: Game, p: Player, matched: bool, played: int) -> None:
         potions.heal_patient(g, p, g.patients[space])
     if matched:
         p.charms += 1
+        if g.sink is not None:
+            g.note("charms", p.seat, "+1")
 
 
 def chant(g: Game, p: Player, matched: bool, played: int) -> None:
@@ -143,7 +145,7 @@ def chant(g: Game, p: Player, matched: bool, played: int) -> None:
 
 def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21c: send 1 loyal citizen from supply to the crowd; Also: take any 1 crowd pick."""
-    crowd.citizen_to_crowd(p, 1)
+    crowd.citizen_to_crowd(g, p, 1)
     p.fx.after_recruit_action(g, p)
     if matched:
         crowd.crowd_picks(g, p, 1)
@@ -156,12 +158,12 @@ def plead(g: Game, p: Player, matched: bool, played: int) -> None:
     first."""
     first = matched and _bonus_first(g, p, "plead", p.supply > 0 and bool(crowd.open_chambers(g)), default=1)
     if first:
-        crowd.citizen_to_crowd(p, 1)
+        crowd.citizen_to_crowd(g, p, 1)
     crowd.seat_citizen(g, p)
     p.fx.after_plead(g, p)
     g.gain_wisdom(p, g.rules.plead_wisdom, "plead")
     if matched and not first:
-        crowd.citizen_to_crowd(p, 1)
+        crowd.citizen_to_crowd(g, p, 1)
 
 
 def remember(g: Game, p: Player, matched: bool, played: int) -> None:
@@ -176,6 +178,8 @@ def remember(g: Game, p: Player, matched: bool, played: int) -> None:
         return
     card = g.ask(Kind.REMEMBER, p.seat, opts)
     g.remember_copy[p.seat] = card
+    if g.sink is not None:
+        g.note("copy", p.seat, g.action_ids[card])
     resolve_card(g, p, card, matched, played)
     if g.rules.readings.remember_abilities.value == "copied-card":
         effects.trigger(g, p, g.play_trigger[g.icon[card]], buildings_only=True)

@@ -12,13 +12,17 @@ if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
 
+CAUSES: tuple[str, ...] = tuple(f"crowd_pick:{name}" for name in PICKS)
+"""The cause id of each crowd pick's changes, by the index a ``Kind.CROWD_PICK`` decision offers."""
 
 
-def citizen_to_crowd(p: Player, n: int) -> None:
+def citizen_to_crowd(g: Game, p: Player, n: int) -> None:
     """Send up to n loyal citizens from personal supply to the crowd."""
     m = min(n, p.supply)
     p.supply -= m
     p.crowd += m
+    if g.sink is not None and m:
+        g.note("citizens", p.seat, f"{m} from supply to the crowd")
 
 
 def open_chambers(g: Game) -> list[int]:
@@ -42,10 +46,12 @@ def seat_citizen(g: Game, p: Player) -> None:
     chamber = g.ask(Kind.CHAMBER, p.seat, opts)
     p.crowd -= 1
     g.seated[chamber].append(p.seat)
+    if g.sink is not None:
+        g.note("citizens", p.seat, f"1 from the crowd into chamber {chamber}")
 
 
 def crowd_picks(g: Game, p: Player, k: int) -> int:
-    """Take up to k different crowd picks (B29); returns how many were taken."""
+    """Take up to k different crowd picks (B29), each the cause of its changes; returns how many were taken."""
     taken: list[int] = []
     for _ in range(k):
         opts = [i for i, option in enumerate(PICK_LIST) if i not in taken and option.possible(g, p)]
@@ -55,7 +61,9 @@ def crowd_picks(g: Game, p: Player, k: int) -> int:
         if pick < 0:
             break
         taken.append(pick)
-        PICK_LIST[pick].take(g, p)
+        prev = g.caused(CAUSES[pick])
         if g.sink is not None:
-            g.emit("crowd_pick", p.seat, detail=PICKS[pick])
+            g.emit("crowd_pick", p.seat, detail=PICKS[pick], cause=CAUSES[pick])
+        PICK_LIST[pick].take(g, p)
+        g.cause = prev
     return len(taken)

@@ -24,12 +24,21 @@ def trigger(g: Game, p: Player, when: str, buildings_only: bool = False) -> None
         return
     witches = witches_in_force(g, p) if triggered.by_witches and not buildings_only else ()
     buildings = buildings_in_force(g, p) if triggered.by_buildings else ()
+    tables = g.tables
+    prev = g.cause
     for w in witches:
-        for e in triggered.witch[w]:
-            _EFFECTS[e.kind](g, p, e)
+        effs = triggered.witch[w]
+        if effs:
+            g.cause = tables.witch_cause[w]  # its changes are caused by its witch
+            for e in effs:
+                _EFFECTS[e.kind](g, p, e)
     for b in buildings:
-        for e in triggered.building[b]:
-            _EFFECTS[e.kind](g, p, e)
+        effs = triggered.building[b]
+        if effs:
+            g.cause = tables.building_cause[b]  # ... or its building
+            for e in effs:
+                _EFFECTS[e.kind](g, p, e)
+    g.cause = prev
 
 
 def apply(g: Game, p: Player, e: Effect) -> None:
@@ -55,6 +64,8 @@ def _crystal(g: Game, p: Player, e: Effect) -> None:
 
 def _charm(g: Game, p: Player, e: Effect) -> None:
     p.charms += e.amount
+    if g.sink is not None:
+        g.note("charms", p.seat, f"{e.amount:+d}")
 
 
 def _suspicion(g: Game, p: Player, e: Effect) -> None:
@@ -69,7 +80,7 @@ def _move(g: Game, p: Player, e: Effect) -> None:
 
 
 def _citizen(g: Game, p: Player, e: Effect) -> None:
-    crowd.citizen_to_crowd(p, e.amount)
+    crowd.citizen_to_crowd(g, p, e.amount)
 
 
 def _crowd_pick(g: Game, p: Player, e: Effect) -> None:
@@ -98,6 +109,8 @@ def _return_card(g: Game, p: Player, e: Effect) -> None:
         card = g.ask(Kind.RETURN_CARD, p.seat, sorted(set(p.discard)))
         p.discard.remove(card)
         p.hand[card] = True
+        if g.sink is not None:
+            g.note("hand", p.seat, f"+{g.action_ids[card]}")
 
 
 def _magic_mirror(g: Game, p: Player, e: Effect) -> None:
@@ -111,6 +124,8 @@ def _magic_mirror(g: Game, p: Player, e: Effect) -> None:
             opts.update(q.coven)
     if opts:
         p.mirror = g.ask(Kind.MIRROR, p.seat, sorted(opts))
+        if g.sink is not None:
+            g.note("mirror", p.seat, g.content.witches[p.mirror].id)
 
 
 def _passive(g: Game, p: Player, e: Effect) -> None:

@@ -22,11 +22,12 @@ from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
-from septima_sim.engine.state import Patient, Player
+from septima_sim.engine.state import TABLE, Patient, Player
 from septima_sim.engine.tables import Tables, tables_for
 from septima_sim.engine.view import LiveView, Recorder, SealedView, Simulator, make_view, trusted
 
 EventSink = Callable[[dict[str, object]], None]
+RESOURCE_NAMES: tuple[str, ...] = (*INGREDIENTS, "crystal")
 
 
 def random_streams(seed: int) -> tuple[random.Random, random.Random, random.Random, random.Random]:
@@ -55,6 +56,7 @@ class Game:
         self.full = config.full
         self.seed = seed
         self.sink = sink
+        self.cause = "setup"  # the component or rule acting now: the default cause of a state change (events, Wisdom)
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)
@@ -177,6 +179,7 @@ class Game:
             "step": self.step,
             "seat": seat,
             "kind": kind,
+            "cause": self.cause,
         }
         if kind == "action":  # the fields modules add to actions, at their values when the module is off
             record.update(self.action_defaults)
@@ -186,15 +189,42 @@ class Game:
         assert self.sink is not None
         self.sink(record)
 
-    def gain_wisdom(self, p: Player, amount: int, source: str) -> None:
+    def caused(self, cause: str) -> str:
+        """Make `cause` the acting component (the default cause of the changes that follow); returns the previous one,
+        which the caller puts back (``g.cause = prev``) when its component is done."""
+        prev = self.cause
+        self.cause = cause
+        return prev
+
+    def note(self, kind: str, seat: int, detail: object, cause: str | None = None) -> None:
+        """An event for a state change other than Wisdom or suspicion (hand, coven, ingredients, potions, leader,
+        citizens, ritual row, board), with its cause. Callers check ``self.sink`` first."""
+        self.emit(kind, seat, detail=str(detail), cause=cause or self.cause)
+
+    def gain_wisdom(self, p: Player, amount: int, source: str, cause: str | None = None) -> None:
+        """Gain Wisdom, booked under its source (a results column) and its cause (``components``)."""
+        if not amount:
+            return
         p.wisdom += amount
         p.src[SOURCE_INDEX[source]] += amount
+        c = cause or self.cause
+        comp = p.comp
+        comp[c] = comp.get(c, 0) + amount
+        if self.sink is not None:
+            self.emit("wisdom", p.seat, wisdom_before=p.wisdom - amount, wisdom_after=p.wisdom, cause=c, detail=source)
 
-    def lose_wisdom(self, p: Player, amount: int, source: str = "penalties") -> None:
+    def lose_wisdom(self, p: Player, amount: int, source: str = "penalties", cause: str | None = None) -> None:
         """Lose Wisdom, never below 0 (B13: ignore what cannot be paid)."""
         loss = min(amount, p.wisdom)
+        if not loss:
+            return
         p.wisdom -= loss
         p.src[SOURCE_INDEX[source]] -= loss
+        c = cause or self.cause
+        comp = p.comp
+        comp[c] = comp.get(c, 0) - loss
+        if self.sink is not None:
+            self.emit("wisdom", p.seat, wisdom_before=p.wisdom + loss, wisdom_after=p.wisdom, cause=c, detail=source)
 
     def gain_res(self, p: Player, idx: int, n: int = 1) -> None:
         if idx == CRYSTAL:
@@ -203,12 +233,17 @@ class Game:
         else:
             p.ingredients_gained += n
         p.res[idx] += n
+        if self.sink is not None and n:
+            self.note("ingredients", p.seat, f"+{n} {RESOURCE_NAMES[idx]}")
 
-    def pay_res(self, p: Player, idx: int, n: int = 1) -> None:
-        """Take resources from a player (Crystals back to the supply); rules pay through ``payment.pay``."""
+    def pay_res(self, p: Player, idx: int, n: int = 1, cause: str | None = None) -> None:
+        """Take resources from a player (Crystals back to the supply); rules pay through ``payment.pay``, which
+        names the `cause` (else the acting component)."""
         p.res[idx] -= n
         if idx == CRYSTAL:
             self.crystal_supply += n
+        if self.sink is not None and n:
+            self.note("ingredients", p.seat, f"-{n} {RESOURCE_NAMES[idx]}", cause)
 
     def choose_ingredient(self, p: Player, options: Sequence[int] = tuple(range(len(INGREDIENTS)))) -> None:
         if options:
@@ -221,6 +256,8 @@ class Game:
         return [v for v in self.board.reach(here, steps) if v == here or v not in occ]
 
     def move_to(self, p: Player, vertex: int) -> None:
+        if self.sink is not None and vertex != p.vertex:
+            self.note("leader", p.seat, f"{p.vertex} -> {vertex}")
         self.occupied.discard(p.vertex)
         p.vertex = vertex
         self.occupied.add(vertex)
@@ -229,10 +266,24 @@ class Game:
         """Move up to `steps` steps (-1 = any number); the end vertex must be free."""
         self.move_to(p, self.ask(Kind.MOVE, p.seat, self.free_vertices(p, steps)))
 
-    def lower_suspicion(self, p: Player, n: int) -> None:
-        p.suspicion = max(self.rules.suspicion_min, p.suspicion - n)
+    def lower_suspicion(self, p: Player, n: int, cause: str | None = None, kind: str = "suspicion_change") -> None:
+        """Lower suspicion by n, never below the track's bottom."""
+        before = p.suspicion
+        p.suspicion = max(self.rules.suspicion_min, before - n)
+        if self.sink is not None and p.suspicion != before:
+            self._suspicion_event(kind, p, before, cause)
 
-    def raise_suspicion(self, p: Player, n: int) -> None:
+    def _suspicion_event(self, kind: str, p: Player, before: int, cause: str | None) -> None:
+        self.emit(
+            kind,
+            p.seat,
+            suspicion_before=before,
+            suspicion_after=p.suspicion,
+            cause=cause or self.cause,
+            detail=f"{p.suspicion - before:+d}",
+        )
+
+    def raise_suspicion(self, p: Player, n: int, cause: str | None = None, kind: str = "suspicion_change") -> None:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
         if n <= 0 or p.no_raise:  # S4: in animal form suspicion is never raised
             return
@@ -240,6 +291,7 @@ class Game:
             self.fx.on_raise(self, p)
         p.raised = True
         top = self.rules.suspicion_max
+        before = p.suspicion
         for _ in range(n):
             if p.suspicion < top:
                 p.suspicion += 1
@@ -248,17 +300,26 @@ class Game:
             else:
                 p.overflows += 1
                 if self.sink is not None:
-                    self.emit("overflow", p.seat, suspicion_before=p.suspicion)
+                    if p.suspicion != before:
+                        self._suspicion_event(kind, p, before, cause)
+                    self.emit("overflow", p.seat, cause="overflow")
+                prev = self.caused("overflow")
                 self.lose_witch_or_wisdom(p)
+                self.cause = prev
+                before = p.suspicion
+        if self.sink is not None and p.suspicion != before:
+            self._suspicion_event(kind, p, before, cause)
 
     def lose_witch_or_wisdom(self, p: Player) -> None:
         """Overflow or capture (B13, B15): a witch to the second chamber (2+ witches) or -5 Wisdom;
-        then suspicion -1 and the leader may move any number of steps."""
+        then suspicion -1 and the leader may move any number of steps (the cause in force: overflow or capture)."""
         if len(p.coven) >= 2:
             w = self.ask(Kind.LOSE_WITCH, p.seat, p.coven)
             p.coven.remove(w)
             self.chamber2.append(w)
             p.witches_lost += 1
+            if self.sink is not None:
+                self.note("coven", p.seat, f"-{self.content.witches[w].id} to the second chamber")
         else:
             self.lose_wisdom(p, self.rules.overflow_wisdom_loss)
         self.lower_suspicion(p, 1)
@@ -348,6 +409,8 @@ class Game:
                 self.patient_discard.append(tile)
                 continue
             self.patients[space] = Patient(tile, disease, space, self.board.patient_spaces[space])
+            if self.sink is not None:
+                self.note("patients", TABLE, f"{self.content.diseases[disease].id} patient on {space}")
 
     def prepare_septima(self) -> None:
         """B9 step 4 / B10: all Septima markers back in the bag, shuffled, two revealed (right = this turn)."""
@@ -355,6 +418,8 @@ class Game:
         self.rng_draw.shuffle(self.septima_bag)
         self.septima_right = self.septima_bag.pop()
         self.septima_left = self.septima_bag.pop()
+        if self.sink is not None:
+            self.note("septima", TABLE, self._septima_markers())
 
     # ------------------------------------------------------------------------------------------------ flow
     def play(self) -> GameResult:
@@ -379,18 +444,23 @@ class Game:
                 self.turn = turn
                 self.moon_phase(forced if season == season0 and turn == turn0 else None)
             self.step = "trial"
+            self.cause = "trial"
             trials.trial_phase(self, crowd_picks=season < seasons - 1)
             if season < seasons - 1:
                 self.end_of_season()
         self.step = "game_end"
+        self.cause = "game_end"
         return scoring.final_result(self)
 
     def preparation(self) -> None:
         """B9: new witch on trial, angry citizens on staying patients, refill patients, Septima markers."""
         self.step = "preparation"
+        self.cause = "preparation"
         self.turn = 0
         if self.witch_deck:
             self.chamber1 = self.witch_deck.pop()
+            if self.sink is not None:
+                self.note("witch_on_trial", TABLE, self.content.witches[self.chamber1].id)
         for patient in self.patients.values():
             patient.angry = 1
         self.fill_patients()
@@ -410,7 +480,8 @@ class Game:
             self.full,
             self.n,
         )
-        twin.seed, twin.sink, twin.policies, twin.recorder = self.seed, None, list(policies), None
+        twin.seed, twin.sink, twin.cause, twin.policies = self.seed, None, self.cause, list(policies)
+        twin.recorder = None
         twin._use_tables(self.tables)
         twin.hand_actions, twin.returning_card, twin.fx = self.hand_actions, self.returning_card, self.fx
         twin.witches_off = [list(x) for x in self.witches_off]
@@ -483,6 +554,7 @@ class Game:
         if self.recorder is not None:
             self.recorder.mark(self, False)
         self.step = "select"
+        self.cause = "select"
         for p in players:
             p.raised = False
         for start_phase in self.hooks.start_phase:
@@ -504,17 +576,22 @@ class Game:
         for after_turns in self.hooks.after_turns:
             after_turns(self)
         self.step = "hunter"
+        self.cause = "hunter"
         for s in self.order:
             hunters.hunter_roll(self, players[s])
         self.step = "relocation"
+        self.cause = "relocation"
         for s in self.order:
             hunters.relocate_hunter(self, players[s])
         self.end_moon_phase()
 
     def resolve_turn(self, p: Player) -> None:
-        """B12-B14 for one seat: optional pre-move, the card, the suspicion step, ritual progress."""
+        """B12-B14 for one seat: optional pre-move, the card, the suspicion step, ritual progress. The ``action``
+        event opens the turn; every change the card makes follows as its own event (cause ``action:<card>``, or the
+        witch, spell, building... that made it)."""
         seat, card = p.seat, self.played[p.seat]
-        sus0, wis0 = p.suspicion, p.wisdom
+        prev = self.cause
+        self.cause = "premove"
         opts = [p.vertex] + [v for v in self.board.neighbours[p.vertex] if v not in self.occupied]
         dest = self.ask(Kind.PREMOVE, seat, opts)
         if dest != p.vertex:
@@ -530,13 +607,6 @@ class Game:
             p.matches_players += 1
         if septima:
             p.matches_septima += 1
-        actions.resolve_card(self, p, card, matched, card)
-        icon = self.icon[card]
-        effects.trigger(self, p, self.play_trigger[icon])
-        if self.fx.uses_on_play:  # Omens: a half that acts when an action is played
-            self.fx.on_play(self, p, icon)
-        if self.full:
-            ritual.offer_spells(self, p, icon)
         if self.sink is not None:
             self.emit(
                 "action",
@@ -545,16 +615,22 @@ class Game:
                 matched_players=others,
                 matched_septima=septima,
                 matched_other="ritual-oil" if oil else None,
-                suspicion_before=sus0,
-                suspicion_after=p.suspicion,
-                wisdom_before=wis0,
-                wisdom_after=p.wisdom,
-                detail=self.action_ids[self.remember_copy[seat]] if self.remember_copy[seat] >= 0 else None,
+                cause=self.tables.action_cause[card],
             )
+        self.cause = self.tables.action_cause[card]
+        actions.resolve_card(self, p, card, matched, card)
+        icon = self.icon[card]
+        effects.trigger(self, p, self.play_trigger[icon])
+        if self.fx.uses_on_play:  # Omens: a half that acts when an action is played
+            self.fx.on_play(self, p, icon)
+        if self.full:
+            ritual.offer_spells(self, p, icon)
         self.suspicion_step(p, card, others, septima, oil)
         if self.full and matched:
+            self.cause = "ritual_progress"
             ritual.ritual_progress(self, p, icon)
         potions.offer_potions(self, p)
+        self.cause = prev
 
     def suspicion_step(self, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
         """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant (or Shapeshift) raises
@@ -571,25 +647,37 @@ class Game:
                 raise_by += r.ritual_oil
         for suspicion_change in self.hooks.suspicion_change:
             raise_by = suspicion_change(self, p, bool(others or septima or oil), raise_by)
+        overflows = p.overflows
         if raise_by < 0:
-            self.lower_suspicion(p, -raise_by)
+            self.lower_suspicion(p, -raise_by, "match", "suspicion")
         else:
-            self.raise_suspicion(p, raise_by)
-        if self.sink is not None:
-            self.emit(
-                "suspicion", p.seat, suspicion_before=before, suspicion_after=p.suspicion, detail=f"{raise_by:+d}"
+            self.raise_suspicion(p, raise_by, "match", "suspicion")
+        if self.sink is not None and p.suspicion == before and p.overflows == overflows:
+            self.emit(  # the step changed nothing: still one event per seat and turn
+                "suspicion",
+                p.seat,
+                suspicion_before=before,
+                suspicion_after=before,
+                cause="match",
+                detail=f"{raise_by:+d}",
             )
 
     def end_moon_phase(self) -> None:
         """B17: Septima markers shift, played cards to discard, hunters stand, healed patients leave."""
         self.step = "end_phase"
+        self.cause = "end_phase"
         self.septima_right = self.septima_left
         self.septima_left = self.septima_bag.pop() if self.septima_bag else -1
+        sink = self.sink is not None
+        if sink:
+            self.note("septima", TABLE, self._septima_markers())
         returning = self.returning_card
         for s, p in enumerate(self.players):
             card = self.played[s]
             if card == returning:
                 p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
+                if sink:
+                    self.note("hand", s, f"+{self.action_ids[card]}")
             else:
                 p.discard.append(card)
             self.played[s] = -1
@@ -598,6 +686,8 @@ class Game:
                 sp.used_turn = -1
         for end_turn in self.hooks.end_turn:
             end_turn(self)
+        if sink and not all(self.hunter_active):
+            self.note("hunters", TABLE, "all hunters stand")
         for h in range(len(self.hunter_active)):
             self.hunter_active[h] = True
         for space in [s for s, pt in self.patients.items() if pt.healed_by]:
@@ -605,11 +695,22 @@ class Game:
             for potion in patient.remedies:
                 self.potion_supply[potion] += 1
             self.patient_discard.append(patient.tile)
+            if sink:
+                self.note("patients", TABLE, f"healed patient leaves {space}")
+
+    def _septima_markers(self) -> str:
+        """The Septima's two revealed markers (right = this turn's), for an event."""
+        ids = self.action_ids
+        right = ids[self.septima_right] if self.septima_right >= 0 else "-"
+        left = ids[self.septima_left] if self.septima_left >= 0 else "-"
+        return f"right {right}, left {left}"
 
     def end_of_season(self) -> None:
         """B31: patients under the stack, season advances (new hunter in Winter and Summer), start player passes,
         cards return to hand, spell market refreshes; ongoing spells and the Magic Mirror end."""
         self.step = "season_end"
+        self.cause = "season_end"
+        sink = self.sink is not None
         self.rng_draw.shuffle(self.patient_discard)
         self.patient_stack[:0] = self.patient_discard
         self.patient_discard = []
@@ -620,20 +721,24 @@ class Game:
             if free:
                 self.hunter_space.append(free[0])
                 self.hunter_active.append(True)
+                if sink:
+                    self.note("hunters", TABLE, f"hunter {len(self.hunter_space) - 1} enters on space {free[0]}")
         self.start_player = (self.start_player + 1) % self.n
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
         for p in self.players:
             if not self.keeps_discards:  # S6: with Shapeshifting, step 4 is skipped for everyone
                 for card in p.discard:
                     p.hand[card] = True
+                if sink and p.discard:
+                    self.note("hand", p.seat, f"+{len(p.discard)} cards back from the discard")
                 p.discard = []
             p.mirror = -1
             for sp in p.spells:
                 sp.active = False
         if self.full:
             spells.refresh_market(self)
-        if self.sink is not None:
-            self.emit("season_end", -1, detail=self.rules.seasons[self.season])
+        if sink:
+            self.emit("season_end", TABLE, detail=self.rules.seasons[self.season], cause="season_end")
         for end_of_season in self.hooks.end_of_season:  # step 6: the next Omen takes effect
             end_of_season(self)
 

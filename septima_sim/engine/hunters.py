@@ -51,6 +51,8 @@ def hunter_roll(g: Game, p: Player) -> None:
     while p.charms > 0 and g.ask(Kind.CHARM_REROLL, p.seat, (0, 1), roll) == 1:
         p.charms -= 1
         roll = die[g.rng_dice.randrange(len(die))]
+        if g.sink is not None:
+            g.note("charms", p.seat, "-1 (reroll)")
     distance = g.board.dist[g.board.hunter_vertex[g.hunter_space[h]]][p.vertex]
     if g.sink is not None:
         g.emit(
@@ -61,10 +63,11 @@ def hunter_roll(g: Game, p: Player) -> None:
         )
     if caught(roll, p.suspicion, distance):
         p.captures += 1
-        before = p.suspicion
-        g.lose_witch_or_wisdom(p)
         if g.sink is not None:
-            g.emit("capture", p.seat, suspicion_before=before, suspicion_after=p.suspicion)
+            g.emit("capture", p.seat, cause="capture")
+        prev = g.caused("capture")
+        g.lose_witch_or_wisdom(p)
+        g.cause = prev
     # the hunter returns to its start space whether or not it caught (it never left it in this model)
 
 
@@ -84,5 +87,5 @@ def relocate_hunter(g: Game, p: Player) -> None:
             g.hunter_space[h] = region
             g.hunter_active[h] = False
             if g.sink is not None:
-                g.emit("relocation", p.seat, detail=f"hunter {h} to space {region}")
+                g.emit("relocation", p.seat, detail=f"hunter {h} to space {region}", cause="relocation")
             return

@@ -61,7 +61,7 @@ def pay(g: Game, p: Player, cost: Sequence[int], cause: str, optional: bool = Fa
         idx = g.ask(Kind.PAY, p.seat, opts, cause)
         if idx < 0:
             return False
-        g.pay_res(p, idx)
+        g.pay_res(p, idx, 1, cause)
     for item in named:
-        g.pay_res(p, item if p.res[item] > 0 else CRYSTAL)
+        g.pay_res(p, item if p.res[item] > 0 else CRYSTAL, 1, cause)
     return True

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from septima_sim.engine import crowd
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.state import TABLE
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -28,6 +29,8 @@ def _calming(g: Game, p: Player) -> None:
         h, sp = divmod(choice, 10)
         g.hunter_space[h] = sp
         g.hunter_active[h] = False
+        if g.sink is not None:
+            g.note("hunters", TABLE, f"hunter {h} to space {sp}, lying down")
 
 
 def _flying(g: Game, p: Player) -> None:
@@ -37,7 +40,7 @@ def _flying(g: Game, p: Player) -> None:
 
 def _love(g: Game, p: Player) -> None:
     """Love Potion: a loyal citizen to the crowd, then seat one in a trial chamber."""
-    crowd.citizen_to_crowd(p, 1)
+    crowd.citizen_to_crowd(g, p, 1)
     crowd.seat_citizen(g, p)
 
 

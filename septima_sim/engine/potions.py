@@ -75,6 +75,8 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
         potion = remedy_for(g, p, patient.disease)
     p.potions[potion] -= 1
     patient.remedies.append(potion)
+    if g.sink is not None:
+        g.note("potions", p.seat, f"-1 {g.content.potions[potion].id} on patient {patient.space}")
     patient.angry = 0
     patient.healed_by |= 1 << p.seat
     p.healed[patient.disease] += 1
@@ -87,7 +89,11 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     step = p.tracks[track]
     if step < len(diseases[track].rewards):
         p.tracks[track] = step + 1
+        prev = g.caused(f"patient:{diseases[track].id}")
+        if g.sink is not None:
+            g.note("patient_track", p.seat, f"{diseases[track].id} track step {step + 1}")
         effects.apply(g, p, diseases[track].rewards[step])
+        g.cause = prev
     p.fx.after_heal(g, p)
 
 
@@ -117,4 +123,6 @@ def offer_potions(g: Game, p: Player, before: bool = False) -> None:
         if choice < 0:
             return
         use_potion(g, p, choice)
+        prev = g.caused(f"potion:{pots[choice].id}")
         POTION_USES[pots[choice].use](g, p)
+        g.cause = prev

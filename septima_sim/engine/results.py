@@ -17,6 +17,40 @@ SOURCES: tuple[str, ...] = WISDOM_SOURCES  # named once, in the content model (e
 """Where Wisdom comes from. ``penalties`` holds losses (overflow, capture) as negative numbers; all sum to wisdom."""
 SOURCE_INDEX: dict[str, int] = {s: i for i, s in enumerate(SOURCES)}
 
+FAMILY_OF: dict[str, str] = {
+    "action": "actions",
+    "witch": "witches",
+    "building": "buildings",
+    "spell": "spells",
+    "animal": "animals",
+    "omen": "omens",
+    "potion": "potions",
+    "brew": "potions",
+    "ritual_row": "ritual",
+    "patient": "patients",
+    "crowd_pick": "crowd",
+    "trial": "trials",
+    "divination": "divination",
+    "end": "scoring",
+    "capture": "penalties",
+    "overflow": "penalties",
+}
+"""The family of a cause id, by its prefix (``witch:johanna`` -> witches); any other cause is in ``other``."""
+FAMILIES: tuple[str, ...] = (*dict.fromkeys(FAMILY_OF.values()), "other")
+"""The ``wisdom_from_<family>`` columns: they partition a seat's Wisdom (they sum to ``wisdom``), as ``components``
+does one level finer."""
+
+
+def attribute(comp: dict[str, int], row: dict[str, object]) -> None:
+    """Fill a players row's ``wisdom_from_<family>`` columns and its ``components`` list (Wisdom per cause id,
+    causes that netted 0 left out, sorted by id) from a seat's Wisdom by cause."""
+    fam = dict.fromkeys(FAMILIES, 0)
+    for cause, wisdom in comp.items():
+        fam[FAMILY_OF.get(cause.partition(":")[0], "other")] += wisdom
+    for name, wisdom in fam.items():
+        row[f"wisdom_from_{name}"] = wisdom
+    row["components"] = [{"component": c, "wisdom": w} for c, w in sorted(comp.items()) if w]
+
 
 @dataclass(slots=True)
 class GameResult:

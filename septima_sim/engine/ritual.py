@@ -34,8 +34,12 @@ def offer_spells(g: Game, p: Player, card: int) -> None:
         s = spells[sp.idx]
         if s.ongoing:
             sp.active = True
+        prev = g.caused(f"spell:{s.id}")
+        if g.sink is not None:
+            g.note("spell_used", p.seat, s.id)
         for e in s.effects:
             effects.apply(g, p, e)
+        g.cause = prev
 
 
 def _advance(g: Game, p: Player) -> bool:
@@ -43,7 +47,7 @@ def _advance(g: Game, p: Player) -> bool:
     cannot or will not pay does not enter and loses nothing (B26). Top row: +4 Wisdom."""
     track = g.content.ritual
     if p.ritual_row >= len(track.rows):
-        g.gain_wisdom(p, g.rules.ritual_top_wisdom, "ritual")
+        g.gain_wisdom(p, g.rules.ritual_top_wisdom, "ritual", "ritual_row:top")
         return True
     target = p.ritual_row + 1
     for blocks in g.hooks.blocks_ritual:  # solo: the Widow's marker blocks its cell
@@ -55,10 +59,14 @@ def _advance(g: Game, p: Player) -> bool:
         if cost and not payment.pay(g, p, (payment.ANY,) * cost, f"ritual_row:{target}", optional=True):
             return False
     p.ritual_row = target
+    if g.sink is not None:
+        g.note("ritual_row", p.seat, f"row {target}")
     if ribbon is not None and not p.ribbons >> target & 1:
         p.ribbons |= 1 << target
+        prev = g.caused(f"ritual_row:{target}")
         for e in ribbon[1]:
             effects.apply(g, p, e)
+        g.cause = prev
     return True
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.engine.modules.spec import MODULES, columns
-from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult
+from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult, attribute
 from septima_sim.engine.stats import meets, stat
 
 if TYPE_CHECKING:
@@ -26,26 +26,24 @@ def score_end(g: Game) -> None:
         for at_least, points in r.loyal_scores:
             if p.crowd >= at_least:
                 loyal = points
-        g.gain_wisdom(p, loyal, "loyal_citizens")
+        g.gain_wisdom(p, loyal, "loyal_citizens", "end:loyal_citizens")
         met = [i for i in g.goals[p.seat] if _fulfilled(g, p, i)]
         met.sort(key=lambda i: -goals[i].wisdom)
         scored = met[: len(p.coven)]
         g.goals_scored[p.seat] = scored
-        g.gain_wisdom(p, sum(goals[i].wisdom for i in scored), "divination")
+        for i in scored:
+            g.gain_wisdom(p, goals[i].wisdom, "divination", f"divination:{goals[i].id}")
         tracks = sum(d.end_values[p.tracks[k]] for k, d in enumerate(g.content.diseases))
         if all(p.tracks):
             tracks += r.all_tracks_bonus
-        g.gain_wisdom(p, tracks, "patients")
-        g.gain_wisdom(p, p.charms * r.charm_wisdom, "charms")
-        g.gain_wisdom(p, sum(p.potions) * r.potion_wisdom, "potions")
-        g.gain_wisdom(p, sum(p.res) // r.resources_per_wisdom, "resources")
-        spells = g.content.spells
-        points = 0
-        for sp in p.spells:
-            s = spells[sp.idx]
-            if s.kind == "scoring":
-                points += stat(g, p, s.per) // s.unit * s.amount
-        g.gain_wisdom(p, points, "spells")
+        g.gain_wisdom(p, tracks, "patients", "end:patients")
+        g.gain_wisdom(p, p.charms * r.charm_wisdom, "charms", "end:charms")
+        g.gain_wisdom(p, sum(p.potions) * r.potion_wisdom, "potions", "end:potions")
+        g.gain_wisdom(p, sum(p.res) // r.resources_per_wisdom, "resources", "end:resources")
+        spells = [g.content.spells[sp.idx] for sp in p.spells]
+        earned = [(s.id, stat(g, p, s.per) // s.unit * s.amount) for s in spells if s.kind == "scoring"]
+        for spell, points in earned:  # all counted first, as when they were summed
+            g.gain_wisdom(p, points, "spells", f"spell:{spell}")
 
 
 def _fulfilled(g: Game, p: Player, goal: int) -> bool:
@@ -111,6 +109,7 @@ def final_result(g: Game) -> GameResult:
         }
         for i, source in enumerate(SOURCES):
             row[f"wisdom_{source}"] = p.src[i]
+        attribute(p.comp, row)
         row.update(
             witches_start=p.witches_start,
             witches_end=len(p.coven),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from septima_sim.engine.decisions import Kind
-from septima_sim.engine.state import SpellCard
+from septima_sim.engine.state import TABLE, SpellCard
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -49,6 +49,18 @@ def refresh_market(g: Game) -> None:
     for row in g.market:
         row.bottom = row.middle
         row.middle = row.deck.pop() if row.deck else -1
+    if g.sink is not None:
+        g.note("market", TABLE, _market(g))
+
+
+def _market(g: Game) -> str:
+    """The face-up spells of every element (middle, bottom) and the top scoring spell, for an event."""
+    ids = [s.id for s in g.content.spells]
+    parts = []
+    for element, row in zip(ELEMENTS, g.market, strict=True):
+        shown = [ids[i] for i in (row.scoring[-1] if row.scoring else -1, row.middle, row.bottom) if i >= 0]
+        parts.append(f"{element}: {', '.join(shown) or '-'}")
+    return "; ".join(parts)
 
 
 def gain_spell(g: Game, p: Player) -> None:
@@ -78,6 +90,9 @@ def gain_spell(g: Game, p: Player) -> None:
         row.middle = row.deck.pop() if row.deck else -1
     p.spells.append(SpellCard(spell))
     p.spells_gained += 1
+    if g.sink is not None:
+        g.note("spells", p.seat, f"+{g.content.spells[spell].id}")
+        g.note("market", TABLE, _market(g))
 
 
 def ready_spell(g: Game, p: Player, element: str, boost: bool = True) -> None:
@@ -86,7 +101,10 @@ def ready_spell(g: Game, p: Player, element: str, boost: bool = True) -> None:
     spells = g.content.spells
     opts = [i for i, sp in enumerate(p.spells) if not sp.ready and (not element or spells[sp.idx].element == element)]
     if opts:
-        p.spells[g.ask(Kind.READY_SPELL, p.seat, opts)].ready = True
+        sp = p.spells[g.ask(Kind.READY_SPELL, p.seat, opts)]
+        sp.ready = True
+        if g.sink is not None:
+            g.note("spell_ready", p.seat, spells[sp.idx].id)
         if boost:
             for _ in range(g.fx.ready_extra(g)):
                 ready_spell(g, p, "", boost=False)

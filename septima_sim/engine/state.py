@@ -5,6 +5,11 @@ from __future__ import annotations
 from septima_sim.engine.results import SOURCES
 from septima_sim.engine.rule_effects import NO_SEAT_EFFECT, SeatEffect
 
+WIDOW = -1
+"""The ``seat`` of the Black Widow's events (solo)."""
+TABLE = -2
+"""The ``seat`` of board-level events (hunters, patients, the witch on trial, Septima markers, the spell market)."""
+
 
 class SpellCard:
     """A spell a player holds: ready or exhausted, used this turn, ongoing effect active this season."""
@@ -51,6 +56,7 @@ class Player:
         "captures",
         "charms",
         "colour",
+        "comp",
         "coven",
         "crowd",
         "discard",
@@ -97,6 +103,7 @@ class Player:
         self.no_raise = False  # nothing may raise suspicion this moon phase (a module sets it: S4, animal form)
         self.wisdom = 0
         self.src = [0] * len(SOURCES)
+        self.comp: dict[str, int] = {}  # Wisdom by cause id (results: the ``components`` column and the families)
         self.res = [0] * 6  # 5 ingredients + Crystal
         self.charms = 0
         self.potions = [0] * n_potions
@@ -159,6 +166,7 @@ class Player:
         twin.witches_recruited = self.witches_recruited
         twin.witches_start = self.witches_start
         twin.brewed = list(self.brewed)
+        twin.comp = dict(self.comp)
         twin.coven = list(self.coven)
         twin.discard = list(self.discard)
         twin.hand = list(self.hand)

@@ -13,14 +13,19 @@ def gain_potion(g: Game, p: Player, potion: int, brewed: bool) -> None:
     """Take a potion from the supply; brewing a Practical potion scores its Wisdom (B21)."""
     g.potion_supply[potion] -= 1
     p.potions[potion] += 1
+    pot = g.content.potions[potion]
+    if g.sink is not None:
+        g.note("potions", p.seat, f"+1 {pot.id}{' brewed' if brewed else ''}")
     if brewed:
         p.brewed[potion] += 1
-        wisdom = g.content.potions[potion].wisdom
-        if wisdom:
-            g.gain_wisdom(p, wisdom, "brewing")
+        if pot.wisdom:
+            g.gain_wisdom(p, pot.wisdom, "brewing", f"brew:{pot.id}")
 
 
 def use_potion(g: Game, p: Player, potion: int) -> None:
-    """A potion the player uses goes back to the supply."""
+    """A potion the player uses goes back to the supply (the event's cause: the potion)."""
     p.potions[potion] -= 1
     g.potion_supply[potion] += 1
+    if g.sink is not None:
+        pid = g.content.potions[potion].id
+        g.note("potions", p.seat, f"-1 {pid} used", f"potion:{pid}")

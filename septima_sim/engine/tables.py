@@ -13,10 +13,13 @@ class Tables:
     """Read-only lookups the turn loop uses (tuples and dicts nobody writes to after construction)."""
 
     __slots__ = (
+        "action_cause",
         "action_ids",
         "action_index",
         "board",
+        "building_cause",
         "chant",
+        "content",
         "icon",
         "ingredient_index",
         "mode_actions",
@@ -29,9 +32,11 @@ class Tables:
         "space_order",
         "triggers",
         "usable_practicals",
+        "witch_cause",
     )
 
     def __init__(self, content: Content, full: bool) -> None:
+        self.content = content
         self.board = board_for(content)
         self.action_ids = tuple(a.id for a in content.actions)
         self.action_index = {a: i for i, a in enumerate(self.action_ids)}
@@ -43,6 +48,10 @@ class Tables:
         self.icon = tuple(self.action_index[a.icon] if a.icon else i for i, a in enumerate(content.actions))
         self.chant = self.action_index["chant"]
         self.play_trigger = tuple(f"play:{a}" for a in self.action_ids)  # ability trigger names per card (B21g)
+        self.action_cause = tuple(f"action:{a}" for a in self.action_ids)  # the cause id of a card's own changes
+        # the cause id of a witch's / building's ability's changes, by content index
+        self.witch_cause = tuple(f"witch:{w.id}" for w in content.witches)
+        self.building_cause = tuple(f"building:{b.id}" for b in content.buildings)
         self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
         # a potion effect's argument -> the potions it may give: "any", a kind ("remedy", "practical") or one potion
         group: dict[str, list[int]] = {pot.id: [i] for i, pot in enumerate(content.potions)}
@@ -86,7 +95,8 @@ def board_for(content: Content) -> Board:
 
 
 def tables_for(content: Content, full: bool) -> Tables:
-    """The lookup tables of a content pack in a mode (cached by content hash)."""
+    """The lookup tables of a content pack in a mode (cached by content hash: indices and ids only, so another
+    loaded copy of the same pack shares them)."""
     key = (content.hash, full)
     tables = _TABLES.get(key)
     if tables is None:

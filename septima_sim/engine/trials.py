@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Final
 from septima_sim.engine import crowd, effects
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.passives import passive_limit
+from septima_sim.engine.state import TABLE
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -20,12 +21,17 @@ def trial_phase(g: Game, crowd_picks: bool) -> None:
     """B24: angry citizens by suspicion level and from unhealed patients join the crowd; judge the first chamber,
     then each witch of the second chamber from the top; angry citizens leave; crowd picks (seasons 1-3)."""
     r = g.rules
+    sink = g.sink is not None
     for p in g.players:
         g.crowd_angry += r.angry_by_level[p.suspicion - r.suspicion_min]
     for space in [s for s, pt in g.patients.items() if pt.angry]:
         patient = g.patients.pop(space)
         g.crowd_angry += patient.angry
         g.patient_discard.append(patient.tile)
+        if sink:
+            g.note("patients", TABLE, f"unhealed patient leaves {space}")
+    if sink:
+        g.note("crowd", TABLE, f"{g.crowd_angry} angry citizens in the crowd")
     if g.chamber1 >= 0:
         judge(g, g.chamber1, g.seated[1])
         g.seated[1] = []
@@ -46,6 +52,8 @@ def trial_phase(g: Game, crowd_picks: bool) -> None:
                 back = min(recall, p.crowd)
                 p.crowd -= back
                 p.supply += back
+                if sink and back:
+                    g.note("citizens", s, f"{back} from the crowd back to supply", "crowd")
 
 
 def judge(g: Game, witch: int, seated: list[int]) -> None:
@@ -53,6 +61,7 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
     citizens outnumber angry ones. The winner (most loyal seated; tie: first seated) gains 3 Wisdom, may recruit
     the witch and recalls 2 loyal citizens; otherwise the witch is exiled. Drawn citizens return to the crowd."""
     bag: list[int] = [NEUTRAL] * g.crowd_neutral + [ANGRY] * g.crowd_angry
+    crowd_before = [p.crowd for p in g.players]
     for p in g.players:
         bag.extend([p.seat] * p.crowd)
         p.crowd = 0
@@ -91,10 +100,22 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
         else:
             for return_token in g.hooks.return_token:
                 return_token(g, token)
+    sink = g.sink is not None
+    if sink:
+        for q in g.players:
+            if q.crowd != crowd_before[q.seat]:
+                g.note("citizens", q.seat, f"crowd {crowd_before[q.seat]} -> {q.crowd} (seated citizens back)")
+        g.emit(
+            "trial",
+            TABLE,
+            detail=f"{g.content.witches[witch].id} {'acquitted' if acquitted else 'exiled'}"
+            f"; loyal {sum(loyal)} angry {angry}; winner {winner}",
+            cause="trial",
+        )
     if winner >= 0:
         p = g.players[winner]
         p.trials_won += 1
-        g.gain_wisdom(p, g.rules.winner_wisdom, "trials")
+        g.gain_wisdom(p, g.rules.winner_wisdom, "trials", "trial")
         g.fx.trial_won(g, p)
         recall = passive_limit(g, p, "trial_recall", g.rules.winner_recall)
         recruited = g.ask(Kind.RECRUIT, winner, (1, 0), witch) == 1
@@ -103,24 +124,23 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
                 out = g.ask(Kind.DISCARD_WITCH, winner, p.coven)
                 p.coven.remove(out)
                 g.witch_box.append(out)
+                if sink:
+                    g.note("coven", winner, f"-{g.content.witches[out].id} discarded")
             p.coven.append(witch)
             p.witches_recruited += 1
+            if sink:
+                g.note("coven", winner, f"+{g.content.witches[witch].id} recruited")
         else:
             g.witch_box.append(witch)
         recall = g.fx.after_recruit(g, witch, winner, recall, witch == g.chamber1)
         back = min(recall, p.crowd)
         p.crowd -= back
         p.supply += back
+        if sink and back:
+            g.note("citizens", winner, f"{back} from the crowd back to supply")
     else:
         g.witch_box.append(witch)
     for judged in g.hooks.judged:
         judged(g, witch, chamber, winner, loyal)
-    if g.sink is not None:
-        g.emit(
-            "trial",
-            winner,
-            detail=f"{g.content.witches[witch].id} {'acquitted' if acquitted else 'exiled'}"
-            f"; loyal {sum(loyal)} angry {angry}; winner {winner}",
-        )
     for p in g.players:
         effects.trigger(g, p, "after_trial")

@@ -24,6 +24,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from septima_sim.engine.decisions import Kind
+
 if TYPE_CHECKING:
     from septima_sim.content.model import Content
     from septima_sim.engine.board import Board
@@ -626,7 +628,7 @@ class _Branch:
         self.free = False  # the hidden information is re-guessed
         self.done = False  # the searched decision is answered: `policies` decide from here
         self.kind = decision.kind
-        self.hide_cards = decision.kind == "card"  # other seats' choices of this selection are not revealed yet
+        self.hide_cards = decision.kind == Kind.CARD  # other seats' choices of this selection are not revealed yet
         self.one_turn = one_turn
         self.where = (-1, -1)
         self.game: Game | None = None
@@ -646,7 +648,7 @@ class _Branch:
         if not self.done:
             if self.cursor < len(self.trace):
                 self.cursor += 1
-                if self.hide_cards and decision.kind == "card" and decision.seat != self.me:
+                if self.hide_cards and decision.kind == Kind.CARD and decision.seat != self.me:
                     if not self.free:
                         self.release()
                     return inner.choose(decision, view)

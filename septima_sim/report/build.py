@@ -29,6 +29,7 @@ from septima_sim.report.sections import (
     suspicion,
     sweeps,
     trials,
+    wisdom_components,
 )
 from septima_sim.report.sections import compare as compare_section
 
@@ -53,6 +54,7 @@ def build_report(
     outcomes.add(b, run)
     flow.add(b, run)
     sources.add(b, run)
+    wisdom_components.add(b, run)
     suspicion.add(b, run)
     actions.add(b, run)
     trials.add(b, run)

@@ -19,6 +19,7 @@ from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
 from septima_sim.engine.modules.spec import Column, Component, ModuleSpec
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
+from septima_sim.engine.state import TABLE
 
 if TYPE_CHECKING:
     import random
@@ -95,7 +96,8 @@ class OmensModule(Module):
         self.cards.append(omen.id)
         self.halves.append(side)
         if g.sink is not None:
-            g.emit("omen", -1, omen=omen.id, omen_half=side, detail=f"total suspicion {total}, threshold {threshold}")
+            detail = f"total suspicion {total}, threshold {threshold}"
+            g.emit("omen", TABLE, cause=f"omen:{omen.id}/{side}", omen=omen.id, omen_half=side, detail=detail)
         return card, side
 
     def activate(self, g: Game, card: int, side: str) -> None:
@@ -107,12 +109,15 @@ class OmensModule(Module):
             return
         half: OmenHalf = getattr(g.content.omens[card], side)
         self.effect = HALVES[half.hook](half)
+        self.effect.cause = f"omen:{g.content.omens[card].id}/{side}"
         g.fx = self.effect
 
     def season_over(self, g: Game) -> None:
         """The previous Omen ends."""
         if self.effect is not None:
+            prev = g.caused(self.effect.cause)
             self.effect.season_over(g, self)
+            g.cause = prev
 
     def end_of_season(self, g: Game) -> None:
         """B31 step 6 / O3: the previous Omen ends (Era of Epidemic exiles its witches), the next one takes effect."""
@@ -120,7 +125,9 @@ class OmensModule(Module):
         card, side = self.take_next(g)
         self.activate(g, card, side)
         assert self.effect is not None
+        prev = g.caused(self.effect.cause)
         self.effect.take_effect(g, self)
+        g.cause = prev
 
     def game_end(self, g: Game) -> None:
         """O5, first step of end-of-game scoring: the last Omen ends; the Witches' Sabbath takes effect with the half
@@ -130,8 +137,10 @@ class OmensModule(Module):
         self.activate(g, card, side)
         assert self.effect is not None
         trials = [(w, present) for season, w, present in self.trials if season == g.season]
+        prev = g.caused(self.effect.cause)
         for p in g.players:
             self.effect.sabbath(g, p, trials)
+        g.cause = prev
         self.activate(g, -1, "")
 
     def judged(self, g: Game, witch: int, chamber: list[int], winner: int, loyal: list[int]) -> None:
@@ -176,6 +185,14 @@ class OmenEffect(RuleEffect):
     def __init__(self, half: OmenHalf) -> None:
         self.half = half
         self.params = half.params
+        self.cause = "omen"  # omen:<card>/<half>, set when it becomes the active Omen
+
+    def apply(self, g: Game, p: Player, effects_: tuple[Effect, ...]) -> None:
+        """Apply effects for a player, caused by this Omen half."""
+        prev = g.caused(self.cause)
+        for e in effects_:
+            effects.apply(g, p, e)
+        g.cause = prev
 
     def amount(self, name: str = "amount") -> int:
         """An integer parameter of the half."""
@@ -277,6 +294,8 @@ class ExileWitch(OmenEffect):
             if w in p.coven:
                 p.coven.remove(w)
                 g.witch_box.append(w)
+                if g.sink is not None:
+                    g.note("coven", p.seat, f"-{g.content.witches[w].id} exiled")
             om.marked[p.seat] = -1
 
 
@@ -292,7 +311,9 @@ class FreePractical(OmenEffect):
         if opts:
             choice = g.ask(Kind.OMEN, p.seat, [*opts, -1], self.id)
             if choice >= 0:
+                prev = g.caused(self.cause)
                 supply.gain_potion(g, p, choice, brewed=False)
+                g.cause = prev
 
 
 class BuildingsAnywhere(OmenEffect):
@@ -359,8 +380,7 @@ class SpiritualLink(OmenEffect):
             seats = [s for s in seats if witch not in g.players[s].coven]
         for s in seats:
             if g.ask(Kind.OMEN, s, (1, 0), self.id) == 1:
-                for e in ability.effects:
-                    effects.apply(g, g.players[s], Effect(e.kind, e.amount, e.arg, "omens"))
+                self.apply(g, g.players[s], tuple(Effect(e.kind, e.amount, e.arg, "omens") for e in ability.effects))
         return recall
 
 
@@ -381,7 +401,7 @@ class RaiseCostsWisdom(OmenEffect):
     id: ClassVar[str] = "raise_costs_wisdom"
 
     def on_raise(self, g: Game, p: Player) -> None:
-        g.lose_wisdom(p, self.amount(), "omens")
+        g.lose_wisdom(p, self.amount(), "omens", self.cause)
 
 
 class MatchPlayerExtra(OmenEffect):
@@ -400,8 +420,7 @@ class OnPlay(OmenEffect):
 
     def on_play(self, g: Game, p: Player, icon: int) -> None:
         if g.action_ids[icon] == self.params["action"]:
-            for e in self.effects():
-                effects.apply(g, p, e)
+            self.apply(g, p, self.effects())
 
 
 class PlayPenalty(OmenEffect):
@@ -411,7 +430,7 @@ class PlayPenalty(OmenEffect):
 
     def on_play(self, g: Game, p: Player, icon: int) -> None:
         if g.action_ids[icon] == self.params["action"]:
-            g.lose_wisdom(p, self.amount(), "omens")
+            g.lose_wisdom(p, self.amount(), "omens", self.cause)
 
 
 class SeasonStart(OmenEffect):
@@ -421,8 +440,7 @@ class SeasonStart(OmenEffect):
 
     def take_effect(self, g: Game, om: OmensModule) -> None:
         for s in g.order:
-            for e in self.effects():
-                effects.apply(g, g.players[s], e)
+            self.apply(g, g.players[s], self.effects())
 
 
 class SeasonPay(OmenEffect):
@@ -435,9 +453,9 @@ class SeasonPay(OmenEffect):
         for s in g.order:
             p = g.players[s]
             paid = min(need, sum(p.res))
-            payment.pay(g, p, (payment.ANY,) * paid, f"omen:{g.content.omens[om.card].id}/{om.side}")
+            payment.pay(g, p, (payment.ANY,) * paid, self.cause)
             unpaid = need - paid
-            g.lose_wisdom(p, unpaid * wisdom, "omens")
+            g.lose_wisdom(p, unpaid * wisdom, "omens", self.cause)
 
 
 class BrewLimit(OmenEffect):
@@ -457,9 +475,9 @@ class TrialWisdom(OmenEffect):
     def trial_won(self, g: Game, p: Player) -> None:
         amount = self.amount()
         if amount >= 0:
-            g.gain_wisdom(p, amount, "omens")
+            g.gain_wisdom(p, amount, "omens", self.cause)
         else:
-            g.lose_wisdom(p, -amount, "omens")
+            g.lose_wisdom(p, -amount, "omens", self.cause)
 
 
 class SabbathWon(OmenEffect):
@@ -468,7 +486,7 @@ class SabbathWon(OmenEffect):
     id: ClassVar[str] = "sabbath_won"
 
     def sabbath(self, g: Game, p: Player, trials: list[tuple[int, int]]) -> None:
-        g.gain_wisdom(p, self.amount() * sum(1 for w, _ in trials if w == p.seat), "omens")
+        g.gain_wisdom(p, self.amount() * sum(1 for w, _ in trials if w == p.seat), "omens", self.cause)
 
 
 class SabbathAbsent(OmenEffect):
@@ -477,7 +495,8 @@ class SabbathAbsent(OmenEffect):
     id: ClassVar[str] = "sabbath_absent"
 
     def sabbath(self, g: Game, p: Player, trials: list[tuple[int, int]]) -> None:
-        g.lose_wisdom(p, self.amount() * sum(1 for _, present in trials if not present >> p.seat & 1), "omens")
+        absent = sum(1 for _, present in trials if not present >> p.seat & 1)
+        g.lose_wisdom(p, self.amount() * absent, "omens", self.cause)
 
 
 HALVES: Final[dict[str, type[OmenEffect]]] = {

@@ -180,6 +180,13 @@ def _animal(g: Game, p: Player) -> Animal:
     return g.content.animals[animal_seat(g, p).form]
 
 
+def _acting(g: Game, p: Player) -> tuple[Animal, str]:
+    """The animal of a seat whose ability acts now, made the cause of its changes; returns it and the previous
+    cause (the caller puts it back)."""
+    animal = _animal(g, p)
+    return animal, g.caused(f"animal:{animal.id}")
+
+
 def cover(g: Game, p: Player, witch: int) -> None:
     """S2: the animal tile covers a witch of the coven: its ability is off while covered."""
     animal_seat(g, p).covered = witch
@@ -218,6 +225,8 @@ def shapeshift(g: Game, p: Player, matched: bool, played: int) -> None:
             )
     for card in p.discard:
         p.hand[card] = True
+    if g.sink is not None and p.discard:
+        g.note("hand", p.seat, f"+{len(p.discard)} cards back from the discard")
     p.discard = []
     if matched:
         g.lower_suspicion(p, -g.rules.shapeshift_bonus_suspicion)
@@ -236,10 +245,11 @@ class SerpentRemember(SeatEffect):
     id: ClassVar[str] = "crowd_picks_instead"
 
     def replace_remember(self, g: Game, p: Player, matched: bool) -> bool:
-        animal = _animal(g, p)
         if g.ask(Kind.ANIMAL_ABILITY, p.seat, (1, 0), "serpent") == 0:
             return False
+        animal, prev = _acting(g, p)
         crowd.crowd_picks(g, p, animal.amount + (animal.amount2 if matched else 0))
+        g.cause = prev
         return True
 
 
@@ -289,8 +299,10 @@ class FoxMove(SeatEffect):
         opts.append(-1)
         dest = g.ask(Kind.ANIMAL_ABILITY, p.seat, opts, "fox")
         if dest >= 0:
+            _, prev = _acting(g, p)
             g.move_to(p, dest)
             g.gain_res(p, animal.ingredient)
+            g.cause = prev
 
 
 class SquirrelCollect(SeatEffect):
@@ -299,9 +311,10 @@ class SquirrelCollect(SeatEffect):
     id: ClassVar[str] = "lunar_extra"
 
     def after_collect(self, g: Game, p: Player, collected: list[int]) -> None:
-        limit = _animal(g, p).amount
-        for ing in sorted(set(collected))[:limit]:
+        animal, prev = _acting(g, p)
+        for ing in sorted(set(collected))[: animal.amount]:
             g.gain_res(p, ing)
+        g.cause = prev
 
 
 class CatRecruit(SeatEffect):
@@ -311,7 +324,9 @@ class CatRecruit(SeatEffect):
 
     def after_recruit_action(self, g: Game, p: Player) -> None:
         if any(g.content.areas[a].town for a in g.board.vertex_areas[p.vertex]):
-            crowd.citizen_to_crowd(p, _animal(g, p).amount)
+            animal, prev = _acting(g, p)
+            crowd.citizen_to_crowd(g, p, animal.amount)
+            g.cause = prev
 
 
 class OwlPlead(SeatEffect):
@@ -320,8 +335,10 @@ class OwlPlead(SeatEffect):
     id: ClassVar[str] = "plead_extra"
 
     def after_plead(self, g: Game, p: Player) -> None:
-        for _ in range(_animal(g, p).amount):
+        animal, prev = _acting(g, p)
+        for _ in range(animal.amount):
             crowd.seat_citizen(g, p)
+        g.cause = prev
 
 
 class GoatRitual(SeatEffect):
@@ -336,8 +353,10 @@ class GoatRitual(SeatEffect):
             and any(not sp.ready for sp in p.spells)
             and g.ask(Kind.ANIMAL_ABILITY, p.seat, (1, 0), "goat") == 1
         ):
+            _, prev = _acting(g, p)
             payment.pay(g, p, cost, "animal:goat")
             spells.ready_spell(g, p, "")
+            g.cause = prev
 
 
 class HareHeal(SeatEffect):
@@ -346,7 +365,9 @@ class HareHeal(SeatEffect):
     id: ClassVar[str] = "heal_gain"
 
     def after_heal(self, g: Game, p: Player) -> None:
-        g.gain_res(p, _animal(g, p).ingredient)
+        animal, prev = _acting(g, p)
+        g.gain_res(p, animal.ingredient)
+        g.cause = prev
 
 
 ABILITIES: Final[dict[str, SeatEffect]] = {

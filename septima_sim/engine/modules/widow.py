@@ -16,6 +16,7 @@ from septima_sim.content.model import Effect
 from septima_sim.engine import stats
 from septima_sim.engine.modules.base import Module
 from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.state import TABLE, WIDOW
 
 if TYPE_CHECKING:
     import random
@@ -135,30 +136,28 @@ class WidowModule(Module):
         step toward the player's leader and one that ends on it raises the player's suspicion."""
         w = g.content.widow
         p = g.players[0]
-        before = self.suspicion
         card = self.card
+        action = g.action_ids[card]
+        if g.sink is not None:  # her turn opens with her marker; each change follows as its own event
+            g.emit(
+                "action",
+                WIDOW,
+                action=action,
+                matched_players=int(g.icon[g.played[0]] == g.icon[card]),
+                matched_septima=g.icon[card] == g.septima_right,
+                matched_other=None,
+                cause=f"widow:{action}",
+            )
         if g.icon[g.played[0]] == g.icon[card]:  # matching works both ways (W1)
-            _suspicion(g, self, w.match_suspicion)
-        for e in w.cards.get(g.action_ids[card], ()):
+            _suspicion(g, self, w.match_suspicion, "match")
+        for e in w.cards.get(action, ()):
             _apply(g, self, e, card)
         for i, spider in enumerate(self.spiders):
             self.spiders[i] = _toward(g, spider, p.vertex, w.spider_steps, avoid_occupied=False)
             if self.spiders[i] == p.vertex:
-                g.raise_suspicion(p, w.spider_suspicion)
+                g.raise_suspicion(p, w.spider_suspicion, "widow:spider")
         if g.sink is not None:
-            g.emit(
-                "action",
-                -1,
-                action=g.action_ids[card],
-                matched_players=int(g.icon[g.played[0]] == g.icon[card]),
-                matched_septima=g.icon[card] == g.septima_right,
-                matched_other=None,
-                suspicion_before=before,
-                suspicion_after=self.suspicion,
-                wisdom_before=None,
-                wisdom_after=self.wisdom,
-                detail=f"spiders at {self.spiders}",
-            )
+            g.emit("spiders", WIDOW, detail=f"spiders at {self.spiders}", cause="widow:spider")
 
     def end_turn(self, g: Game) -> None:
         self.last = self.card
@@ -181,7 +180,7 @@ class WidowModule(Module):
         """A conviction with her citizen seated is her win."""
         if winner < 0 and WIDOW_TOKEN in chamber:
             self.trials_won += 1
-            self.wisdom += g.content.widow.trial_win_wisdom
+            _wisdom(g, self, g.content.widow.trial_win_wisdom, "trial")
 
     def blocks_ritual(self, g: Game, p: Player, row: int, col: int) -> bool:
         """Her ritual marker blocks the cell it stands on (row, start column) for the player."""
@@ -234,10 +233,28 @@ _STATS: Final[dict[str, Callable[[WidowModule, Player], int]]] = {
 """The statistics the solo module defines (Tribulations read them), by name."""
 
 
-def _suspicion(g: Game, state: WidowModule, n: int) -> None:
+def _suspicion(g: Game, state: WidowModule, n: int, cause: str) -> None:
+    """Her suspicion moves by n within the track (W3: she never overflows)."""
     r = g.rules
-    state.suspicion = max(r.suspicion_min, min(r.suspicion_max, state.suspicion + n))
+    before = state.suspicion
+    state.suspicion = max(r.suspicion_min, min(r.suspicion_max, before + n))
     state.suspicion_max = max(state.suspicion_max, state.suspicion)
+    if g.sink is not None and state.suspicion != before:
+        g.emit(
+            "suspicion_change",
+            WIDOW,
+            suspicion_before=before,
+            suspicion_after=state.suspicion,
+            cause=cause,
+            detail=f"{state.suspicion - before:+d}",
+        )
+
+
+def _wisdom(g: Game, state: WidowModule, n: int, cause: str) -> None:
+    """She gains n Wisdom."""
+    state.wisdom += n
+    if g.sink is not None and n:
+        g.emit("wisdom", WIDOW, wisdom_before=state.wisdom - n, wisdom_after=state.wisdom, cause=cause)
 
 
 def _toward(g: Game, start: int, target: int, steps: int, avoid_occupied: bool) -> int:
@@ -260,17 +277,24 @@ def _apply(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     MARKER_EFFECTS[e.kind](g, state, e, card)
 
 
+def _cause(g: Game, card: int) -> str:
+    """The cause id of her marker `card`'s changes: ``widow:<action>``."""
+    return f"widow:{g.action_ids[card]}"
+
+
 def _widow_wisdom(g: Game, state: WidowModule, e: Effect, card: int) -> None:
-    state.wisdom += e.amount
+    _wisdom(g, state, e.amount, _cause(g, card))
 
 
 def _widow_suspicion(g: Game, state: WidowModule, e: Effect, card: int) -> None:
-    _suspicion(g, state, e.amount)
+    _suspicion(g, state, e.amount, _cause(g, card))
 
 
 def _chase(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     """Her leader moves `amount` steps toward the player's leader (never onto an occupied vertex)."""
     dest = _toward(g, state.vertex, g.players[0].vertex, e.amount, avoid_occupied=True)
+    if g.sink is not None and dest != state.vertex:
+        g.note("leader", WIDOW, f"{state.vertex} -> {dest}", _cause(g, card))
     g.occupied.discard(state.vertex)
     state.vertex = dest
     g.occupied.add(dest)
@@ -286,12 +310,16 @@ def _take_patient(g: Game, state: WidowModule, e: Effect, card: int) -> None:
         for potion in patient.remedies:
             g.potion_supply[potion] += 1
         g.patient_discard.append(patient.tile)
+        if g.sink is not None:
+            g.note("patients", TABLE, f"the Widow takes the patient on {space}", _cause(g, card))
 
 
 def _widow_citizen(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     n = min(e.amount, state.supply)
     state.supply -= n
     state.crowd += n
+    if g.sink is not None and n:
+        g.note("citizens", WIDOW, f"{n} from supply to the crowd", _cause(g, card))
 
 
 def _widow_plead(g: Game, state: WidowModule, e: Effect, card: int) -> None:
@@ -301,6 +329,8 @@ def _widow_plead(g: Game, state: WidowModule, e: Effect, card: int) -> None:
         if state.crowd and g.chamber1 >= 0 and len(g.seated[1]) < seats:
             state.crowd -= 1
             g.seated[1].append(WIDOW_TOKEN)
+            if g.sink is not None:
+                g.note("citizens", WIDOW, "1 from the crowd into chamber 1", _cause(g, card))
 
 
 def _repeat_last(g: Game, state: WidowModule, e: Effect, card: int) -> None:
@@ -314,6 +344,8 @@ def _repeat_last(g: Game, state: WidowModule, e: Effect, card: int) -> None:
 
 def _block_ritual(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     state.ritual_row = min(len(g.content.ritual.rows), state.ritual_row + e.amount)
+    if g.sink is not None:
+        g.note("ritual_row", WIDOW, f"row {state.ritual_row}", _cause(g, card))
 
 
 MARKER_EFFECTS: Final[dict[str, Callable[[Game, WidowModule, Effect, int], None]]] = {

@@ -45,9 +45,8 @@
     return node;
   }
   const seatName = (s) => "seat " + s + " (" + D.names.colours[s] + ")";
-  const WIDOW_KINDS = new Set(["action", "suspicion", "overflow", "capture"]);
   // seat -1 is the Black Widow for her own turn's events in solo, otherwise the table (season end, Omen, trial)
-  const eventWho = (e) => (e.seat >= 0 ? seatName(e.seat) : D.config.players === 1 && WIDOW_KINDS.has(e.kind) ? "Widow" : "Table");
+  const eventWho = (e) => (e.seat >= 0 ? seatName(e.seat) : e.seat === -1 ? "Widow" : "Table"); // -1 Widow, -2 table
   const actionName = (id) => D.names.actions[id] || id;
 
   // ---------------------------------------------------------------- static board
@@ -260,12 +259,13 @@
       if (e.matched_septima) m.push("matched the Septima");
       if (e.matched_other) m.push("matched by " + e.matched_other);
       const extra = e.detail ? (e.seat >= 0 ? " (copies " + actionName(e.detail) + ")" : " (" + e.detail + ")") : "";
-      const change = (name, a, b) => (a === null || a === undefined ? "; " + name + " " + b : "; " + name + " " + a + "\u2192" + b);
+      const change = (name, a, b) => (b === null || b === undefined ? "" : a === null || a === undefined ? "; " + name + " " + b : "; " + name + " " + a + "\u2192" + b);
       return "plays " + actionName(e.action) + extra + (e.form && e.form !== "human" ? " as " + e.form : "") +
         (m.length ? "; " + m.join(", ") : "") + change("Wisdom", e.wisdom_before, e.wisdom_after) +
         change("suspicion", e.suspicion_before, e.suspicion_after);
     }
-    if (k === "suspicion") return "suspicion " + e.detail + ": " + e.suspicion_before + "\u2192" + e.suspicion_after;
+    if (k === "suspicion" || k === "suspicion_change") return "suspicion " + e.detail + ": " + e.suspicion_before + "\u2192" + e.suspicion_after;
+    if (k === "wisdom") return "Wisdom " + e.wisdom_before + "\u2192" + e.wisdom_after;
     if (k === "omen") return "Omen " + e.omen + " (" + e.omen_half + "); " + (e.detail || "");
     return k.replace("_", " ") + (e.detail ? ": " + e.detail : "");
   }
