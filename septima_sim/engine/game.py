@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
+from mypy_extensions import mypyc_attr
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
 from septima_sim.engine import actions, effects, hunters, potions, ritual, scoring, spells, trials
@@ -22,6 +22,7 @@ from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
+from septima_sim.engine.seeds import spawn_words
 from septima_sim.engine.state import Patient, Player
 from septima_sim.engine.tables import Tables, tables_for
 from septima_sim.engine.view import LiveView, SealedView, Simulator, make_view, trusted
@@ -30,12 +31,13 @@ EventSink = Callable[[dict[str, object]], None]
 
 
 def random_streams(seed: int) -> tuple[random.Random, random.Random, random.Random, random.Random]:
-    """Four independent streams from one game seed: setup, card/tile draws, dice, policies."""
-    children = np.random.SeedSequence(seed).spawn(4)
-    a, b, c, d = (random.Random(int(child.generate_state(2, np.uint64)[0])) for child in children)
+    """Four independent streams from one game seed: setup, card/tile draws, dice, policies (seeded from
+    ``SeedSequence(seed).spawn(4)``, computed by ``seeds.spawn_words``)."""
+    a, b, c, d = (random.Random(word) for word in spawn_words(seed, 4))
     return a, b, c, d
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: tests and tools subclass Game to watch it
 class Game:
     """A game in progress. Built by ``play_game``; policies see it only through ``PlayerView``."""
 

@@ -26,9 +26,8 @@ class MarketRow:
         self.bottom = deck.pop() if deck else -1
 
     def copy(self) -> MarketRow:
-        twin = MarketRow.__new__(MarketRow)
-        twin.scoring, twin.deck = list(self.scoring), list(self.deck)
-        twin.middle, twin.bottom = self.middle, self.bottom
+        twin = MarketRow(list(self.scoring), [])  # a constructor, not __new__: compiled classes need one
+        twin.deck, twin.middle, twin.bottom = list(self.deck), self.middle, self.bottom
         return twin
 
 

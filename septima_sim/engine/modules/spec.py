@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from septima_sim.engine.modules.base import Module
@@ -24,7 +24,7 @@ class Column:
 
     name: str
     kind: str
-    default: object = None
+    default: Any = None  # not ``object``: a compiled dataclass cannot resolve that annotation at import
 
 
 @dataclass(frozen=True, slots=True)
