@@ -1,10 +1,11 @@
 """Build hook: compile the engine, the heuristic player and the content model with mypyc; fall back to pure Python.
 
-The modules come from ``septima_sim/_build/targets.py`` (globs, the one list). Compiling is opt-in for now
-(``SEPTIMA_COMPILE=1``): the engine of issue #14 does not compile yet (see README, Speed).
+The modules come from ``septima_sim/_build/targets.py`` (globs, the one list). Compiling is the default for every
+install from source; ``SEPTIMA_COMPILE=0`` at install skips it (a quicker pure-Python install).
 Any failure (mypy rejects a module, no C compiler, a link error) prints one warning line and the install goes on
-with the pure-Python modules; ``septima-sim --version`` then says "pure Python" and why. Everything else about the
-package (name, dependencies, data files) is declared in ``pyproject.toml``.
+with the pure-Python modules; ``septima-sim --version`` then says "pure Python" and why. With
+``SEPTIMA_REQUIRE_COMPILED=1`` (CI) a failure fails the install instead. Everything else about the package (name,
+dependencies, data files) is declared in ``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -37,9 +38,16 @@ def _targets() -> Any:
     return module
 
 
+def _flag(name: str, default: str) -> bool:
+    return os.environ.get(name, default).strip().lower() in ("1", "true", "yes", "on")
+
+
 def _warn(reason: str) -> str:
-    """One line on stderr: the build goes on in pure Python. Returns the reason for the manifest."""
+    """One line on stderr: the build goes on in pure Python. Returns the reason for the manifest. With
+    ``SEPTIMA_REQUIRE_COMPILED=1`` the install fails instead (SystemExit with the reason)."""
     line = " ".join(reason.split())[:200]
+    if _flag("SEPTIMA_REQUIRE_COMPILED", "0"):
+        raise SystemExit(f"error: septima-sim: mypyc build failed and SEPTIMA_REQUIRE_COMPILED=1 ({line})")
     print(f"warning: septima-sim: mypyc build skipped, installing pure Python ({line})", file=sys.stderr)
     return line
 
@@ -54,8 +62,10 @@ def _manifest(sources: list[str], error: str | None) -> dict[str, Any]:
 
 def _mypyc_extensions(sources: list[str]) -> tuple[list[Any], str | None]:
     """mypyc's C extensions for ``sources`` (its C files go to build/mypyc), or ([], why not)."""
-    if os.environ.get("SEPTIMA_COMPILE", "0").strip().lower() not in ("1", "true", "yes", "on"):
-        return [], "not compiled: install with SEPTIMA_COMPILE=1 to compile"
+    if not _flag("SEPTIMA_COMPILE", "1"):
+        if _flag("SEPTIMA_REQUIRE_COMPILED", "0"):
+            raise SystemExit("error: septima-sim: SEPTIMA_COMPILE=0 and SEPTIMA_REQUIRE_COMPILED=1 contradict")
+        return [], "not compiled: installed with SEPTIMA_COMPILE=0"
     try:
         from mypyc.build import mypycify
 

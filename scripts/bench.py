@@ -7,8 +7,8 @@
     python scripts/bench.py --compare-pure       # compiled (mypyc) / pure Python ratio, random and heuristic-mix
 
 Prints games/s, decisions/s and the peak RSS of this process. Numbers, not assertions: speed is never a test.
-`--compare-pure` runs this script twice per workload in subprocesses (without and with SEPTIMA_PURE=1) and prints
-both medians, their ratio and the machine's load average (other load slows both sides, and the ratio less so).
+`--compare-pure` runs this script in subprocesses, one run each, alternating compiled and SEPTIMA_PURE=1 (so that load
+changes on the machine hit both sides alike), and prints both medians, their ratio and the load average.
 """
 
 from __future__ import annotations
@@ -60,16 +60,21 @@ def _median_games_per_s(args: list[str], pure: bool) -> float:
 
 
 def compare_pure(games: int | None, runs: int) -> None:
-    """Compiled vs pure Python on the same seeds: CPU-time medians per workload and the ratio."""
+    """Compiled vs pure Python on the same seeds: `runs` alternating runs per side, CPU-time medians, the ratio."""
     if not septima_sim.build_info().compiled:
         raise SystemExit(f"error: the compiled build is not running here: {septima_sim.build_info()}")
     print(f"{septima_sim.build_info()}; load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for label, args in COMPARE_WORKLOADS:
         count = games or (1000 if "all-random" in args else 300)
-        extra = [*args, "--games", str(count), "--runs", str(runs)]
-        compiled = _median_games_per_s(extra, pure=False)
-        pure = _median_games_per_s(extra, pure=True)
+        extra = [*args, "--games", str(count), "--runs", "1"]
+        sides: dict[bool, list[float]] = {False: [], True: []}
+        for _ in range(runs):
+            for pure in (False, True):
+                sides[pure].append(_median_games_per_s(extra, pure=pure))
+        compiled, pure = statistics.median(sides[False]), statistics.median(sides[True])
         print(f"{label:40} compiled {compiled:7.1f}  pure {pure:7.1f} games/s (CPU)  ratio {compiled / pure:4.2f}x")
+        for side, values in (("compiled", sides[False]), ("pure", sides[True])):
+            print(f"{'':40} {side} runs: {', '.join(f'{x:.0f}' for x in values)}")
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())} (2 cores)")
 
 

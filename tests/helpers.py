@@ -67,7 +67,8 @@ class Scripted:
 
 
 class Dice:
-    """Stands in for ``Game.rng_dice``: ``randrange`` returns the scripted face indices in order."""
+    """Stands in for ``Game.rng_dice``: ``randrange`` (and ``getrandbits``, which ``engine.draws.below`` calls)
+    returns the scripted face indices in order."""
 
     def __init__(self, *faces: int) -> None:
         self.faces = list(faces)
@@ -78,6 +79,9 @@ class Dice:
         face = self.faces.pop(0)
         assert 0 <= face < n
         return face
+
+    def getrandbits(self, k: int) -> int:
+        return self.randrange(1 << k)
 
 
 def make_game(

@@ -7,8 +7,9 @@
 - The choice itself: ``SEPTIMA_PURE`` and a stale build give pure Python, ``--version`` says which runs, the list of
   compiled modules is computed from globs, and a failed mypyc build falls back with one warning line.
 
-The tests that need the compiled build skip, saying so, when it is not installed (no ``SEPTIMA_COMPILE=1`` at
-install, or a build that fell back); compiling is opt-in until the restructured engine compiles (README, Speed).
+The tests that need the compiled build skip, saying so, when it is not installed (``SEPTIMA_COMPILE=0`` at install,
+a build that fell back, or sources edited since the build); ``.ci/run`` installs with ``SEPTIMA_REQUIRE_COMPILED=1``
+so that they run there.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_golden import GAMES, first_difference, golden_path
@@ -128,7 +130,7 @@ def _compiled_installed() -> bool:
 
 needs_compiled = pytest.mark.skipif(
     not _compiled_installed(),
-    reason="the mypyc build is not installed (installed without SEPTIMA_COMPILE=1, or a build that fell back): "
+    reason="the mypyc build is not running (SEPTIMA_COMPILE=0 at install, a build that fell back, or a stale one): "
     f"{native.decide(_env(False))}",
 )
 
@@ -274,21 +276,39 @@ def test_compiled_modules_come_from_globs(tmp_path: Path) -> None:
 def test_a_rejected_mypyc_build_falls_back_with_one_warning_line(
     capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """setup.py's fallback: mypyc exiting on errors (here: a file it cannot read) gives no extensions and a reason."""
-    monkeypatch.setenv("SEPTIMA_COMPILE", "1")
-    setup = {"__name__": "septima_setup_under_test", "__file__": str(ROOT / "setup.py")}
-    exec(compile((ROOT / "setup.py").read_text(encoding="utf-8"), "setup.py", "exec"), setup)
-    extensions, error = setup["_mypyc_extensions"](["septima_sim/no_such_module.py"])
+    """setup.py's fallback: mypyc exiting on errors (here: a file it cannot read) gives no extensions and a reason.
+    Compiling is the default: no SEPTIMA_COMPILE in the environment, and mypyc runs."""
+    monkeypatch.delenv("SEPTIMA_COMPILE", raising=False)
+    monkeypatch.delenv("SEPTIMA_REQUIRE_COMPILED", raising=False)
+    extensions, error = _setup_module()["_mypyc_extensions"](["septima_sim/no_such_module.py"])
     err = capfd.readouterr().err
     assert extensions == [] and error
     warnings = [line for line in err.splitlines() if line.startswith("warning: septima-sim")]
     assert len(warnings) == 1 and "installing pure Python" in warnings[0]
 
 
-def test_compiling_is_opt_in(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without SEPTIMA_COMPILE=1 the build compiles nothing and says how to opt in (README, Speed)."""
-    monkeypatch.delenv("SEPTIMA_COMPILE", raising=False)
-    setup = {"__name__": "septima_setup_under_test", "__file__": str(ROOT / "setup.py")}
+def _setup_module() -> dict[str, Any]:
+    setup: dict[str, Any] = {"__name__": "septima_setup_under_test", "__file__": str(ROOT / "setup.py")}
     exec(compile((ROOT / "setup.py").read_text(encoding="utf-8"), "setup.py", "exec"), setup)
-    extensions, error = setup["_mypyc_extensions"](["septima_sim/engine/hunters.py"])
-    assert extensions == [] and error is not None and "SEPTIMA_COMPILE=1" in error
+    return setup
+
+
+def test_a_required_build_fails_loudly(capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """SEPTIMA_REQUIRE_COMPILED=1 (CI): a rejected build fails the install, naming the variable, instead of falling
+    back; so does asking to skip compiling at the same time."""
+    monkeypatch.setenv("SEPTIMA_REQUIRE_COMPILED", "1")
+    monkeypatch.delenv("SEPTIMA_COMPILE", raising=False)
+    with pytest.raises(SystemExit, match="SEPTIMA_REQUIRE_COMPILED=1"):
+        _setup_module()["_mypyc_extensions"](["septima_sim/no_such_module.py"])
+    assert "installing pure Python" not in capfd.readouterr().err
+    monkeypatch.setenv("SEPTIMA_COMPILE", "0")
+    with pytest.raises(SystemExit, match="contradict"):
+        _setup_module()["_mypyc_extensions"](["septima_sim/engine/hunters.py"])
+
+
+def test_compiling_can_be_skipped_at_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SEPTIMA_COMPILE=0: the build compiles nothing and the manifest says why (``--version`` shows it)."""
+    monkeypatch.setenv("SEPTIMA_COMPILE", "0")
+    monkeypatch.delenv("SEPTIMA_REQUIRE_COMPILED", raising=False)
+    extensions, error = _setup_module()["_mypyc_extensions"](["septima_sim/engine/hunters.py"])
+    assert extensions == [] and error is not None and "SEPTIMA_COMPILE=0" in error

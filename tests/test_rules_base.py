@@ -6,7 +6,6 @@ it, with scripted policies (tests/helpers.py) and scripted dice, then asserts ex
 
 from __future__ import annotations
 
-import pytest
 from helpers import (
     Dice,
     Scripted,
@@ -859,7 +858,7 @@ def test_b28_spell_requiring_an_action_and_ongoing_spells(content: Content) -> N
 
 
 # ------------------------------------------------------------------------------------------------ §7 trials, end
-def test_b24_trial_phase_angry_citizens_and_order(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_b24_trial_phase_angry_citizens_and_order(content: Content) -> None:
     g = make_game(content, players=3)
     for p, s in zip(g.players, (8, 4, -1), strict=True):
         p.suspicion = s
@@ -874,7 +873,9 @@ def test_b24_trial_phase_angry_citizens_and_order(content: Content, monkeypatch:
     g.chamber1 = 11
     g.chamber2 = [12, 13]
     judged: list[tuple[int, int]] = []
-    monkeypatch.setattr(trials, "judge", lambda game, w, seated: judged.append((w, game.crowd_angry)))
+    angry: list[int] = []  # the angry crowd as each judgement starts (hooks, not a monkeypatch: compiled callers
+    g.hooks.trial_bag = (lambda game, bag: angry.append(game.crowd_angry),)  # call trials.judge directly)
+    g.hooks.judged = (lambda game, w, chamber, winner, loyal: judged.append((w, angry[-1])),)
     trials.trial_phase(g, crowd_picks=False)
     assert judged == [(11, 4 + 2 + 0 + 1), (13, 7), (12, 7)]  # first chamber, then the second from the top
     assert list(g.patients) == ["red-2"] and g.patient_discard == [7]
@@ -884,9 +885,7 @@ def test_b24_trial_phase_angry_citizens_and_order(content: Content, monkeypatch:
 def _judge_game(content: Content, *policies: Scripted) -> Game:
     g = make_game(content, policies=list(policies) or None)
     g.crowd_neutral = g.crowd_angry = 0
-    events: list[dict] = []
-    g.sink = events.append
-    g.events = events  # type: ignore[attr-defined]
+    g.sink = [].append  # the events: g.sink.__self__ (a compiled Game takes no attributes of a test's own)
     return g
 
 
@@ -929,7 +928,7 @@ def test_b25_seats_limit_the_draw(content: Content) -> None:
     g.players[0].crowd, g.players[0].supply = 0, 4
     g.crowd_angry = 10
     trials.judge(g, witch(g, "rowan"), [0, 0])
-    assert "loyal 2 angry 4" in g.events[-1]["detail"]  # 6 seats for 2 players: 2 seated + 4 drawn
+    assert "loyal 2 angry 4" in g.sink.__self__[-1]["detail"]  # type: ignore[union-attr]  # 6 seats for 2 players: 2 seated + 4 drawn
     assert g.players[0].crowd == 2 and g.crowd_angry == 10
 
 

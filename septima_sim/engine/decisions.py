@@ -7,48 +7,48 @@ values (ints, strings, or small tuples of ints); what they mean is given per kin
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 if TYPE_CHECKING:
     from septima_sim.engine.view import PlayerView
 
 
 class Kind:
-    """Decision kinds and the meaning of their options."""
+    """Decision kinds and the meaning of their options (``Final``: compiled modules read them as constants)."""
 
-    START_VERTEX = "start_vertex"  # vertex to place the leader on
-    DRAFT_RETURN = "draft_return"  # witch index to give back from the dealt witches
-    CARD = "card"  # action index to play this turn
-    PREMOVE = "premove"  # vertex (current vertex = no move)
-    MOVE = "move"  # destination vertex (current vertex = stay)
-    INGREDIENT = "ingredient"  # ingredient index 0..4
-    INSTEAD = "instead"  # 0 = main ability, 1 = matching bonus
-    ALSO_ORDER = "also_order"  # 0 = main ability first, 1 = Also bonus first; context: the card id (B12)
-    BREW = "brew"  # potion index, -1 = stop brewing
-    HEAL = "heal"  # patient space id (e.g. "red-2") to heal, "" = stop healing
-    TRACK = "track"  # disease index whose track advances (Edith)
-    LOSE_WITCH = "lose_witch"  # witch index sent to the second trial chamber
-    RECRUIT = "recruit"  # 1 = recruit the acquitted witch, 0 = decline
-    DISCARD_WITCH = "discard_witch"  # witch index discarded to make room
-    CROWD_PICK = "crowd_pick"  # pick index into crowd.PICKS, -1 = stop
-    PAY = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline; context: the cause (payment.pay)
-    CHARM_REROLL = "charm_reroll"  # 1 = spend a Good Luck Charm to reroll, 0 = keep
-    SPELL_USE = "spell_use"  # index into the player's spells, -1 = stop
-    READY_SPELL = "ready_spell"  # index into the player's spells
-    SPELL_GAIN = "spell_gain"  # (element index, slot) with slot 0 scoring, 1 middle, 2 bottom
-    POTION_USE = "potion_use"  # potion index, -1 = none
-    CALMING = "calming"  # -1 = lower suspicion, else hunter index * 10 + target hunter space
-    RITUAL_BONUS = "ritual_bonus"  # ingredient index 0..4, or -1 = ready a used spell
-    RITUAL_SHIFT = "ritual_shift"  # (when, column): when 0 = before advancing, 1 = after; (-1, -1) = no shift
-    CHAMBER = "chamber"  # 1 = first trial chamber, 2 = second
-    REMEMBER = "remember"  # action index from the discard pile
-    RETURN_CARD = "return_card"  # action index from the discard pile back to hand
-    MIRROR = "mirror"  # witch index whose ability the Magic Mirror borrows
-    ANIMAL = "animal"  # animal index to turn into (Shapeshift)
-    COVER_WITCH = "cover_witch"  # witch index the animal tile covers
-    TURN_BACK = "turn_back"  # 1 = turn back to human form at the end of the turn, 0 = stay an animal
-    ANIMAL_ABILITY = "animal_ability"  # context names the animal: 1/0 = use or not, or a vertex / -1 (Fox)
-    OMEN = "omen"  # context names the Omen hook: 1/0 = use a bright effect or not, or a potion / witch index
+    START_VERTEX: Final = "start_vertex"  # vertex to place the leader on
+    DRAFT_RETURN: Final = "draft_return"  # witch index to give back from the dealt witches
+    CARD: Final = "card"  # action index to play this turn
+    PREMOVE: Final = "premove"  # vertex (current vertex = no move)
+    MOVE: Final = "move"  # destination vertex (current vertex = stay)
+    INGREDIENT: Final = "ingredient"  # ingredient index 0..4
+    INSTEAD: Final = "instead"  # 0 = main ability, 1 = matching bonus
+    ALSO_ORDER: Final = "also_order"  # 0 = main ability first, 1 = Also bonus first; context: the card id (B12)
+    BREW: Final = "brew"  # potion index, -1 = stop brewing
+    HEAL: Final = "heal"  # patient space id (e.g. "red-2") to heal, "" = stop healing
+    TRACK: Final = "track"  # disease index whose track advances (Edith)
+    LOSE_WITCH: Final = "lose_witch"  # witch index sent to the second trial chamber
+    RECRUIT: Final = "recruit"  # 1 = recruit the acquitted witch, 0 = decline
+    DISCARD_WITCH: Final = "discard_witch"  # witch index discarded to make room
+    CROWD_PICK: Final = "crowd_pick"  # pick index into crowd.PICKS, -1 = stop
+    PAY: Final = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline; context: the cause (payment.pay)
+    CHARM_REROLL: Final = "charm_reroll"  # 1 = spend a Good Luck Charm to reroll, 0 = keep
+    SPELL_USE: Final = "spell_use"  # index into the player's spells, -1 = stop
+    READY_SPELL: Final = "ready_spell"  # index into the player's spells
+    SPELL_GAIN: Final = "spell_gain"  # (element index, slot) with slot 0 scoring, 1 middle, 2 bottom
+    POTION_USE: Final = "potion_use"  # potion index, -1 = none
+    CALMING: Final = "calming"  # -1 = lower suspicion, else hunter index * 10 + target hunter space
+    RITUAL_BONUS: Final = "ritual_bonus"  # ingredient index 0..4, or -1 = ready a used spell
+    RITUAL_SHIFT: Final = "ritual_shift"  # (when, column): when 0 = before advancing, 1 = after; (-1, -1) = no shift
+    CHAMBER: Final = "chamber"  # 1 = first trial chamber, 2 = second
+    REMEMBER: Final = "remember"  # action index from the discard pile
+    RETURN_CARD: Final = "return_card"  # action index from the discard pile back to hand
+    MIRROR: Final = "mirror"  # witch index whose ability the Magic Mirror borrows
+    ANIMAL: Final = "animal"  # animal index to turn into (Shapeshift)
+    COVER_WITCH: Final = "cover_witch"  # witch index the animal tile covers
+    TURN_BACK: Final = "turn_back"  # 1 = turn back to human form at the end of the turn, 0 = stay an animal
+    ANIMAL_ABILITY: Final = "animal_ability"  # context names the animal: 1/0 = use or not, or a vertex / -1 (Fox)
+    OMEN: Final = "omen"  # context names the Omen hook: 1/0 = use a bright effect or not, or a potion / witch index
 
 
 class Decision:

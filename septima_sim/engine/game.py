@@ -11,17 +11,19 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
+from mypy_extensions import mypyc_attr
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
 from septima_sim.engine import actions, effects, hunters, potions, ritual, scoring, spells, trials
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.draws import below, shuffle
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
+from septima_sim.engine.seeds import spawn_words
 from septima_sim.engine.state import TABLE, Patient, Player
 from septima_sim.engine.tables import Tables, tables_for
 from septima_sim.engine.view import LiveView, Recorder, SealedView, Simulator, make_view, trusted
@@ -31,12 +33,13 @@ RESOURCE_NAMES: tuple[str, ...] = (*INGREDIENTS, "crystal")
 
 
 def random_streams(seed: int) -> tuple[random.Random, random.Random, random.Random, random.Random]:
-    """Four independent streams from one game seed: setup, card/tile draws, dice, policies."""
-    children = np.random.SeedSequence(seed).spawn(4)
-    a, b, c, d = (random.Random(int(child.generate_state(2, np.uint64)[0])) for child in children)
+    """Four independent streams from one game seed: setup, card/tile draws, dice, policies (seeded from
+    ``SeedSequence(seed).spawn(4)``, computed by ``seeds.spawn_words``)."""
+    a, b, c, d = (random.Random(word) for word in spawn_words(seed, 4))
     return a, b, c, d
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: tests and tools subclass Game to watch it
 class Game:
     """A game in progress. Built by ``play_game``; policies see it only through ``PlayerView``."""
 
@@ -342,7 +345,7 @@ class Game:
     def setup(self) -> None:
         """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders."""
         r, rs, c = self.rules, self.rng_setup, self.content
-        self.start_player = self.first_player = rs.randrange(self.n)
+        self.start_player = self.first_player = below(rs, self.n)
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
         self.crystal_supply = r.crystal_supply
         for p in self.players:
@@ -354,7 +357,7 @@ class Game:
             self.gain_res(p, CRYSTAL, r.start_crystals)
             p.ritual_col = c.ritual.start_column
         self.witch_deck = list(range(len(c.witches)))
-        rs.shuffle(self.witch_deck)
+        shuffle(rs, self.witch_deck)
         for s in self.order:
             p = self.players[s]
             dealt = [self.witch_deck.pop() for _ in range(r.witches_dealt)]
@@ -366,21 +369,21 @@ class Game:
             p.witches_start = len(dealt)
             self.drafted[s] = list(dealt)
         self.goal_deck = [i for i, g in enumerate(c.goals) if self.full or not g.full_only]
-        rs.shuffle(self.goal_deck)
+        shuffle(rs, self.goal_deck)
         for s in range(self.n):
             self.goals[s] = [self.goal_deck.pop() for _ in range(r.goals_dealt)]
         self.chamber1 = self.witch_deck.pop()
         self.crowd_neutral = r.neutral_crowd
         towns = [i for i, a in enumerate(c.areas) if a.town]
         tiles = list(range(len(c.buildings)))
-        rs.shuffle(tiles)
+        shuffle(rs, tiles)
         for area, b in zip(towns, tiles[: r.buildings_on_board], strict=False):
             self.buildings[area] = b
-        icons = list(range(len(INGREDIENTS))) + [rs.randrange(len(INGREDIENTS)) for _ in range(r.lunar_extra_icons)]
-        rs.shuffle(icons)
+        icons = list(range(len(INGREDIENTS))) + [below(rs, len(INGREDIENTS)) for _ in range(r.lunar_extra_icons)]
+        shuffle(rs, icons)
         self.lunar = icons
         self.patient_stack = list(range(len(c.patients)))
-        rs.shuffle(self.patient_stack)
+        shuffle(rs, self.patient_stack)
         for start in r.hunter_start_spaces[self.n]:
             self.hunter_space.append(start)
             self.hunter_active.append(True)
@@ -415,7 +418,7 @@ class Game:
     def prepare_septima(self) -> None:
         """B9 step 4 / B10: all Septima markers back in the bag, shuffled, two revealed (right = this turn)."""
         self.septima_bag = list(self.mode_actions)
-        self.rng_draw.shuffle(self.septima_bag)
+        shuffle(self.rng_draw, self.septima_bag)
         self.septima_right = self.septima_bag.pop()
         self.septima_left = self.septima_bag.pop()
         if self.sink is not None:
@@ -523,14 +526,14 @@ class Game:
         """Replace everything `seat` cannot see by a random guess consistent with what it can: deck and bag
         orders are reshuffled and other seats' goals are redealt from the goals it has not seen (for a clone)."""
         for pile in (self.witch_deck, self.patient_stack, self.septima_bag):
-            rng.shuffle(pile)
+            shuffle(rng, pile)
         for row in self.market:
-            rng.shuffle(row.deck)
+            shuffle(rng, row.deck)
         unseen = list(self.goal_deck)
         for s in range(self.n):
             if s != seat:
                 unseen.extend(self.goals[s])
-        rng.shuffle(unseen)
+        shuffle(rng, unseen)
         for s in range(self.n):
             if s != seat:
                 k = len(self.goals[s])
@@ -711,7 +714,7 @@ class Game:
         self.step = "season_end"
         self.cause = "season_end"
         sink = self.sink is not None
-        self.rng_draw.shuffle(self.patient_discard)
+        shuffle(self.rng_draw, self.patient_discard)
         self.patient_stack[:0] = self.patient_discard
         self.patient_discard = []
         next_season = self.rules.seasons[self.season + 1]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from septima_sim.engine.board import REGIONS
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.draws import below
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
@@ -47,10 +48,10 @@ def hunter_roll(g: Game, p: Player) -> None:
         return
     p.hunter_rolls += 1
     die = g.rules.hunter_die
-    roll = die[g.rng_dice.randrange(len(die))]
+    roll = die[below(g.rng_dice, len(die))]
     while p.charms > 0 and g.ask(Kind.CHARM_REROLL, p.seat, (0, 1), roll) == 1:
         p.charms -= 1
-        roll = die[g.rng_dice.randrange(len(die))]
+        roll = die[below(g.rng_dice, len(die))]
         if g.sink is not None:
             g.note("charms", p.seat, "-1 (reroll)")
     distance = g.board.dist[g.board.hunter_vertex[g.hunter_space[h]]][p.vertex]

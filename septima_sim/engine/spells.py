@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.draws import shuffle
 from septima_sim.engine.state import TABLE, SpellCard
 
 if TYPE_CHECKING:
@@ -26,9 +27,8 @@ class MarketRow:
         self.bottom = deck.pop() if deck else -1
 
     def copy(self) -> MarketRow:
-        twin = MarketRow.__new__(MarketRow)
-        twin.scoring, twin.deck = list(self.scoring), list(self.deck)
-        twin.middle, twin.bottom = self.middle, self.bottom
+        twin = MarketRow(list(self.scoring), [])  # a constructor, not __new__: compiled classes need one
+        twin.deck, twin.middle, twin.bottom = list(self.deck), self.middle, self.bottom
         return twin
 
 
@@ -38,8 +38,8 @@ def setup_market(g: Game) -> list[MarketRow]:
     for element in ELEMENTS:
         scoring = [i for i, s in enumerate(g.content.spells) if s.element == element and s.kind == "scoring"]
         deck = [i for i, s in enumerate(g.content.spells) if s.element == element and s.kind == "regular"]
-        g.rng_setup.shuffle(scoring)
-        g.rng_setup.shuffle(deck)
+        shuffle(g.rng_setup, scoring)
+        shuffle(g.rng_setup, deck)
         rows.append(MarketRow(scoring, deck))
     return rows
 

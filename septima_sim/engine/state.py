@@ -137,7 +137,7 @@ class Player:
 
     def copy(self) -> Player:
         """An independent copy for search players' simulations, field by field (lists copied, spells copied)."""
-        twin = Player.__new__(Player)
+        twin = Player(self.seat, self.colour, 0, 0, 0)  # a constructor, not __new__: compiled classes need one
         twin.captures = self.captures
         twin.charms = self.charms
         twin.colour = self.colour

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Final
 
 from septima_sim.engine import crowd, effects
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.draws import below
 from septima_sim.engine.passives import passive_limit
 from septima_sim.engine.state import TABLE
 
@@ -72,7 +73,7 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
     free = max(0, g.rules.trial_seats[g.n] - len(chamber))
     rng = g.rng_draw
     for _ in range(min(free, len(bag))):
-        i = rng.randrange(len(bag))
+        i = below(rng, len(bag))
         bag[i], bag[-1] = bag[-1], bag[i]
         chamber.append(bag.pop())
     loyal = [0] * g.n

@@ -6,6 +6,7 @@ import random
 from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision
+from septima_sim.engine.draws import below
 
 
 class RandomPolicy:
@@ -21,4 +22,4 @@ class RandomPolicy:
         self._rng = rng
 
     def choose(self, decision: Decision, view: object) -> int:
-        return self._rng.randrange(len(decision.options))
+        return below(self._rng, len(decision.options))

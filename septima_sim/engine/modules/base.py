@@ -13,6 +13,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
@@ -45,6 +47,7 @@ HOOKS: tuple[str, ...] = (
 """Hook names, in flow order (``Game`` binds the overridden ones of each enabled module)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: plugins and tests subclass Module
 class Module:
     """A rules module. Override the hooks you need; ``name`` is the ``ModuleSpec`` name it is registered under."""
 

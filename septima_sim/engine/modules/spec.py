@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from septima_sim.engine.modules.base import Module
@@ -25,7 +25,7 @@ class Column:
 
     name: str
     kind: str
-    default: object = None
+    default: Any = None  # not ``object``: a compiled dataclass cannot resolve that annotation at import
 
 
 @dataclass(frozen=True, slots=True)

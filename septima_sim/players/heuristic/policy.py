@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind
+from septima_sim.engine.draws import below
 from septima_sim.engine.view import PlayerView
 from septima_sim.players.heuristic.modules import ModuleHandlers
 from septima_sim.players.heuristic.tables import tables_for
@@ -34,7 +35,7 @@ class HeuristicPolicy(ModuleHandlers):
         """Index of the best-valued option."""
         handler = _HANDLERS.get(decision.kind)
         if handler is None:
-            return self._rng.randrange(len(decision.options))
+            return below(self._rng, len(decision.options))
         self._prepare(view)
         values = handler(self, decision, view)
         return values.index(max(values))  # ties: the first

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from septima_sim.content.model import CRYSTAL, Content, Effect
 from septima_sim.engine.stats import player_stat
@@ -92,6 +93,11 @@ class Valuation:
         self._buildings: dict[int, int] = {}
         self._goals: list[tuple[str, bool, int, float, tuple[str, ...]]] | None = None
         self._vgains: dict[int, tuple[tuple[str, float], ...]] = {}  # this game's building gains by vertex
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A policy pickles as its persona (name and weights): unpickled, it is a fresh player, and ``reset`` starts
+        every game anyway. (Compiled, the default reduction would call the constructor without arguments.)"""
+        return type(self), (self.name, self.w)
 
     def _value_witch(self, content: Content, witch: int) -> float:
         """Worth of having a witch in the coven for the rest of a game (persona-dependent)."""
