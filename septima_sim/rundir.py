@@ -76,6 +76,8 @@ def check_out_dir(run_dir: Path, *, force: bool) -> None:
         return  # an empty folder: nothing to lose
     try:
         store.read_manifest(run_dir)
+    except store.RunVersionError:
+        pass  # a septima-sim run of another table schema: ours to replace
     except store.RunDirError as exc:
         raise RunError(f"--force replaces only a septima-sim run directory: {exc}; remove it by hand") from None
     pid = holder(run_dir)
@@ -159,6 +161,8 @@ def _load_or_rebuild(run_dir: Path) -> tuple[Experiment, dict[str, Any]]:
         raise RunError(f"--resume: {exc}") from None
     try:
         manifest = store.read_manifest(run_dir)
+    except store.RunVersionError as exc:
+        raise RunError(f"--resume: {exc}") from None
     except store.RunDirError:
         if _is_foreign_manifest(run_dir):
             raise RunError(f"--resume {run_dir}: manifest.json is not a septima-sim run manifest") from None

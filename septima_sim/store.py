@@ -26,7 +26,9 @@ from septima_sim.engine.results import FAMILIES, SOURCES
 TABLES: tuple[str, ...] = ("games", "players", "events", "errors")
 MANIFEST_SCHEMA = "septima-sim-run"
 """The ``schema`` key of every run manifest: what ``--force``, ``--resume`` and ``report`` recognise as a run."""
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: the players table gained ``wisdom_from_<family>`` and ``components``, the events table ``cause`` and before/after
+values (#13); a run of another version is refused by ``report`` and ``--resume`` (its shards would not mix)."""
 
 COLUMN_TYPES: dict[str, pl.DataType] = {
     "bool": pl.Boolean(),
@@ -272,12 +274,17 @@ class RunDirError(ValueError):
     """A directory that is not a usable septima-sim run (no manifest, a foreign or unreadable one): exit code 2."""
 
 
+class RunVersionError(RunDirError):
+    """A septima-sim run of another table schema version (``SCHEMA_VERSION``): not reported, resumed or rebuilt."""
+
+
 def is_run_manifest(manifest: object) -> bool:
-    """Whether a parsed manifest.json was written by septima-sim (schema key and a known schema version)."""
+    """Whether a parsed manifest.json was written by septima-sim (schema key, a version number and shards), of this
+    or another schema version (``--force`` may replace either)."""
     return (
         isinstance(manifest, dict)
         and manifest.get("schema") == MANIFEST_SCHEMA
-        and manifest.get("schema_version") == SCHEMA_VERSION
+        and isinstance(manifest.get("schema_version"), int)
         and isinstance(manifest.get("shards"), dict)
     )
 
@@ -291,6 +298,11 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     if not is_run_manifest(manifest):
         raise RunDirError(
             f"{path}: not a septima-sim run manifest (needs schema {MANIFEST_SCHEMA!r}, version {SCHEMA_VERSION})"
+        )
+    if manifest["schema_version"] != SCHEMA_VERSION:
+        raise RunVersionError(
+            f"{path}: a run of table schema {manifest['schema_version']}, this septima-sim reads {SCHEMA_VERSION} "
+            "(the tables gained columns): play it again with `septima-sim run`"
         )
     return manifest
 
