@@ -34,7 +34,7 @@ def _play(
     content: Content, players: int, mode: str, modules: tuple[str, ...], seed: int, personas: list[str]
 ) -> tuple[GameResult, list[Event]]:
     events: list[Event] = []
-    config = GameConfig(players, mode=mode, modules=modules)
+    config = GameConfig(players, mode=mode, modules=frozenset(modules))
     result = play_game(config, content, [make_policy(name) for name in personas], seed, events.append)
     return result, events
 

@@ -11,7 +11,7 @@ from septima_sim.content import Content
 from septima_sim.engine import GameConfig
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.game import Game
-from septima_sim.engine.view import PlayerView, Simulator, _Branch
+from septima_sim.engine.view import PlayerView, Simulator
 from septima_sim.players import make_policy
 
 
@@ -46,19 +46,12 @@ class Prober:
         sim = Simulator(g, 0)
         before = public(g)
         seen: list[tuple[object, ...]] = []
-        original = _Branch.release
 
-        def release(run: _Branch) -> None:
-            assert run.game is not None
+        def release(copy: Game) -> None:
             if decision.kind != "card":  # a card selection re-guesses at the first hidden card, as it should
-                seen.append(public(run.game))
-            original(run)
+                seen.append(public(copy))
 
-        _Branch.release = release  # type: ignore[method-assign]
-        try:
-            sim.branch(decision, 0, [make_policy("balanced") for _ in range(g.n)], 7, 0)
-        finally:
-            _Branch.release = original  # type: ignore[method-assign]
+        sim.branch(decision, 0, [make_policy("balanced") for _ in range(g.n)], 7, 0, on_release=release)
         assert public(g) == before  # the real game is untouched
         if seen:
             assert seen[0] == before

@@ -21,7 +21,7 @@ the view.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from septima_sim.engine.decisions import Kind
@@ -541,17 +541,20 @@ class Simulator:
         seed: int,
         seasons: int | None = None,
         one_turn: bool = False,
+        on_release: Callable[[Game], None] | None = None,
     ) -> tuple[LiveView, GameResult | None]:
         """At this seat's `decision` (any kind; ``record`` must have been called): play one possible future in which
         the seat answers `index` now and `policies` decide everything after, on a copy where what the seat cannot
         see is re-guessed. It runs to the end of the game, or is scored as if it ended after `seasons` more season
         ends (0 = this season); with `one_turn` it stops at the end of the current moon phase (result None). Returns
-        the seat's view of the copy where it stopped, and the result when the (shortened) game ended."""
+        the seat's view of the copy where it stopped, and the result when the (shortened) game ended. `on_release`
+        sees the copy where the replay ends, before the re-guess (tests check it equals the real game there)."""
         g = self._game
         rec = g.recorder
         assert rec is not None and rec.snapshot is not None, "call Simulator.record() in attach"
         rng = random.Random(seed)
         run = _Branch(self.seat, decision, index, list(rec.trace), rng, one_turn)
+        run.on_release = on_release
         run.where = (-1, -1) if rec.at_setup else (g.season, g.turn)
         twin = rec.snapshot.clone([_BranchSeat(run, p) for p in policies], rng.getrandbits(64))
         for stream, state in zip((twin.rng_setup, twin.rng_draw, twin.rng_dice), rec.states, strict=True):
@@ -632,11 +635,14 @@ class _Branch:
         self.one_turn = one_turn
         self.where = (-1, -1)
         self.game: Game | None = None
+        self.on_release: Callable[[Game], None] | None = None
 
     def release(self) -> None:
         """Leave the replay: re-guess the hidden information and reseed the copy's random streams."""
         g = self.game
         assert g is not None
+        if self.on_release is not None:
+            self.on_release(g)
         self.free = True
         g.determinize(self.me, self.rng)
         for stream in (g.rng_setup, g.rng_draw, g.rng_dice):
