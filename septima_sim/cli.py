@@ -553,9 +553,11 @@ def tune(
     epilog="Examples:\n\n  septima-sim ablate configs/ablate-4p-ss.toml --kinds witch,animal --games 400 --jobs 2\n\n"
     "  septima-sim ablate my.toml --kinds spell --out ablations/spells\n\n"
     "  septima-sim ablate my.toml --kinds spell --out ablations/spells --resume     (continue it)\n\n"
-    "Each component is removed (an animal tile becomes its colour's other tile) and CONFIG's games are played again "
-    "on the same seeds. Writes ablation.csv, ablation_detail.csv, ablation_status.csv and ablation.html into --out; "
-    "`septima-sim report OUT/runs/base` leads its component section with these effects. See docs/ablate.md."
+    "  septima-sim ablate my.toml --kinds witch --arms forced     (each witch forced to each seat)\n\n"
+    "Each component is removed (an animal tile becomes its colour's other tile), a witch is also forced to each "
+    "seat in turn, and CONFIG's games are played again on the same seeds. Writes ablation.csv, ablation_detail.csv, "
+    "ablation_status.csv and ablation.html into --out; `septima-sim report OUT/runs/base` leads its component "
+    "section with these effects. See docs/ablate.md."
 )
 def ablate(
     config: Annotated[Path, typer.Argument(help="Experiment config (TOML), as for `run`.")],
@@ -576,10 +578,14 @@ def ablate(
     only: Annotated[
         str | None, typer.Option("--only", help="Comma-separated component ids: ablate only these (of --kinds).")
     ] = None,
+    arms: Annotated[
+        str, typer.Option("--arms", help="Comma-separated: removed (each component taken out), forced (a witch "
+                          "dealt to each seat in turn).")
+    ] = "removed,forced",
     resume: Annotated[bool, typer.Option("--resume", help="Continue the ablation in --out (same options).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
-    """Causal effect of each component: remove it, replay the same seeds, compare paired games."""
+    """Causal effect of each component: remove it (or force it to a seat), replay the same seeds, compare pairs."""
     from rich.console import Console
 
     from septima_sim import ablate as ablation
@@ -591,6 +597,7 @@ def ablate(
         chosen = ablation.parse_kinds(kinds)
         plan = ablation.prepare(
             config, kinds=chosen, games=games, seed=seed, tolerance=tolerance, out=out, resume=resume,
+            arms=ablation.parse_arms(arms),
             only=[x.strip() for x in only.split(",") if x.strip()] if only is not None else None,
         )
     except ablation.AblateError as exc:

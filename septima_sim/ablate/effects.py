@@ -8,7 +8,9 @@ Effect = unchanged minus without (positive: the component helps). Per cell (play
   seat of its colour), paired with the same seat in the same game without it: win rate (points) and Wisdom;
 - game-level kinds (building, Omen): every seat's mean Wisdom in the games where it is in play (no seat holds it,
   so there is no holder win rate);
-- detail: each seat's win rate over every paired game, and the winning score.
+- forced arm (``forced``): the seat the component was forced to, its win rate and Wisdom in the forced game minus
+  the same seat's in the same unchanged game (every game of the cell is a pair; positive: it helps the seat);
+- detail: each seat's win rate over every paired game, and the winning score (forced arm: forced minus unchanged).
 
 Intervals are the t intervals of the mean per-game difference and p-values the exact McNemar test (wins) or the
 Wilcoxon signed-rank test (Wisdom, scores), from ``analysis.paired``.
@@ -107,14 +109,31 @@ def effects(kind: Kind, ident: str, base: Frames, without: Frames, by: str = "ce
         pairs = holders.select(*SEAT_KEYS, "players", won_b="won", w_b="wisdom").join(
             without.players.select(*SEAT_KEYS, won_a="won", w_a="wisdom"), on=SEAT_KEYS
         )
+    return _per_cell(pairs, by, game_level=kind.game_level)
+
+
+def forced(seat: int, base: Frames, arm: Frames, by: str = "cell_id") -> list[Effect]:
+    """The forced arm's effect in every cell with that seat: the seat's win (and Wisdom) in the game where the
+    component was forced to it minus the same seat's in the same unchanged game (positive: it helps the seat)."""
+    if base.players.is_empty() or arm.players.is_empty():
+        return []
+    at = pl.col("seat") == seat
+    pairs = base.players.filter(at).select(*SEAT_KEYS, "players", won_a="won", w_a="wisdom").join(
+        arm.players.filter(at).select(*SEAT_KEYS, won_b="won", w_b="wisdom"), on=SEAT_KEYS
+    )
+    return _per_cell(pairs, by, game_level=False)
+
+
+def _per_cell(pairs: pl.DataFrame, by: str, *, game_level: bool) -> list[Effect]:
+    """Effects of paired rows (``*_b`` minus ``*_a``: win and Wisdom, or Wisdom only for shared components)."""
     out = []
-    order = SEAT_KEYS if not kind.game_level else KEYS
+    order = SEAT_KEYS if not game_level else KEYS
     for (cell,), grp in pairs.sort(*dict.fromkeys((by, *order))).group_by(by, maintain_order=True):
         if grp.height < 2:
             continue
         wisdom = _stats(grp["w_a"].to_numpy(), grp["w_b"].to_numpy(), binary=False)
         win = None
-        if not kind.game_level:
+        if not game_level:
             win = _stats(grp["won_a"].to_numpy(), grp["won_b"].to_numpy(), binary=True, scale=100.0)
         out.append(Effect(str(cell), int(grp["players"][0]), grp.height, win, wisdom))
     return sorted(out, key=lambda e: e.cell)

@@ -26,12 +26,14 @@ class Kind:
     game_level: bool = False
     needs: str | None = None
     """A cell axis that must be on for the component to be in play: ``shapeshifting``, ``omens`` or ``full``."""
+    forceable: bool = False
+    """Whether the content can deal it to a seat on purpose (rules.toml ``[setup.forced]``: witches)."""
 
 
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in (
-        Kind("witch", "witches.toml", "witch", "witches", "witches_drafted"),
+        Kind("witch", "witches.toml", "witch", "witches", "witches_drafted", forceable=True),
         Kind("spell", "spells.toml", "spell", "spells", "spells", needs="full"),
         Kind("animal", "animals.toml", "animal", "animals", "animals", needs="shapeshifting"),
         Kind("building", "buildings.toml", "building", "buildings", "buildings", game_level=True),

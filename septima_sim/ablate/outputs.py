@@ -36,6 +36,7 @@ def effects_frame(outcomes: list[Outcome], tolerance: float, settings: Settings)
             rows.append({
                 "kind": o.component.kind.name,
                 "component": o.component.id,
+                "arm": o.component.arm,
                 "players": e.players,
                 "cell": e.cell,
                 "games": e.games,
@@ -58,8 +59,11 @@ def effects_frame(outcomes: list[Outcome], tolerance: float, settings: Settings)
 
 
 def detail_frame(outcomes: list[Outcome]) -> pl.DataFrame:
-    rows = [{"kind": o.component.kind.name, "component": o.component.id, **r} for o in outcomes for r in o.detail]
-    return pl.DataFrame(rows) if rows else pl.DataFrame(schema={"kind": pl.String, "component": pl.String})
+    rows = [{"kind": o.component.kind.name, "component": o.component.id, "arm": o.component.arm, **r}
+            for o in outcomes for r in o.detail]
+    return pl.DataFrame(rows) if rows else pl.DataFrame(
+        schema={"kind": pl.String, "component": pl.String, "arm": pl.String}
+    )
 
 
 def status_frame(outcomes: list[Outcome]) -> pl.DataFrame:
@@ -68,13 +72,15 @@ def status_frame(outcomes: list[Outcome]) -> pl.DataFrame:
             {
                 "kind": o.component.kind.name,
                 "component": o.component.id,
+                "arm": o.component.arm,
                 "provenance": o.component.provenance,
                 "games": o.games,
                 "status": o.status,
             }
             for o in outcomes
         ],
-        schema={"kind": pl.String, "component": pl.String, "provenance": pl.String, "games": pl.Int64,
+        schema={"kind": pl.String, "component": pl.String, "arm": pl.String, "provenance": pl.String,
+                "games": pl.Int64,
                 "status": pl.String},
     )
 

@@ -19,7 +19,9 @@ td:first-child,td:nth-child(2),td:last-child{text-align:left}.flag{color:#b30000
 <body><h1>Causal component effects (ablation)</h1>
 <p>Each component was removed from the game (an animal tile replaced by its colour's other tile) and the same games
 were played again on the same seeds. Effect = unchanged game minus game without it, for the seat that holds it in
-the unchanged game (buildings and Omens: every seat's Wisdom). Flagged: Holm-adjusted p &lt; 0.05 and an effect of at
+the unchanged game (buildings and Omens: every seat's Wisdom). Arm <code>forced:N</code>: the witch dealt to seat N
+on purpose; effect = that seat's result with her minus the same seat's in the same unchanged game.
+Flagged: Holm-adjusted p &lt; 0.05 and an effect of at
 least {{ tolerance }} win-rate points (shared components: 1 Wisdom). Every number comes from paired games, never from
 who happened to hold what.</p>
 {% if lines %}<h2>Largest effects</h2><ul>{% for line in lines %}<li>{{ line }}</li>{% endfor %}</ul>{% endif %}
@@ -32,7 +34,7 @@ who happened to hold what.</p>
 </body></html>
 """
 
-HEADERS = ["kind", "component", "cell", "pairs", "win effect (points) [95% CI]", "Wisdom effect", "p (Holm)",
+HEADERS = ["kind", "component", "arm", "cell", "pairs", "win effect (points) [95% CI]", "Wisdom effect", "p (Holm)",
            "flagged", "stopped", "note"]
 
 
@@ -46,9 +48,10 @@ def lines(frame: pl.DataFrame, top: int = 5) -> list[str]:
     """Plain-language lines for the largest holder effects (then the shared components' largest Wisdom effects)."""
     out = []
     for r in frame.head(top).iter_rows(named=True):
+        arm = r.get("arm") or "removed"
         if r["effect_win_points"] is not None:
-            what = f"{r['effect_win_points']:+.1f} win-rate points [{r['ci_low']:.1f}, {r['ci_high']:.1f}] " \
-                   "for the seat holding it"
+            seat = "for the seat holding it" if arm == "removed" else f"for seat {arm.split(':')[1]} forced to hold it"
+            what = f"{r['effect_win_points']:+.1f} win-rate points [{r['ci_low']:.1f}, {r['ci_high']:.1f}] {seat}"
         else:
             what = f"{r['effect_wisdom']:+.1f} Wisdom [{r['ci_low']:.1f}, {r['ci_high']:.1f}] for every seat"
         extra = f"; {r['note']}" if r.get("note") else ""
@@ -64,7 +67,7 @@ def rows(frame: pl.DataFrame) -> list[list[str]]:
     for r in frame.iter_rows(named=True):
         shared = r["effect_win_points"] is None
         out.append([
-            r["kind"], r["component"], r["cell"], f"{r['games']:,}",
+            r["kind"], r["component"], r.get("arm") or "removed", r["cell"], f"{r['games']:,}",
             "n/a (shared)" if shared else _interval(r["effect_win_points"], r["ci_low"], r["ci_high"]),
             _interval(r["effect_wisdom"], r["ci_low"], r["ci_high"]) if shared else f"{r['effect_wisdom']:+.1f}",
             "<0.001" if r["p_adj"] < 0.001 else f"{r['p_adj']:.3f}",
@@ -79,7 +82,8 @@ def chart(frame: pl.DataFrame, top: int = 25) -> str | None:
     held = frame.filter(pl.col("effect_win_points").is_not_null()).head(top)
     if held.is_empty():
         return None
-    labels = [f"{k}: {c} ({cell})" for k, c, cell in held.select("kind", "component", "cell").iter_rows()]
+    labels = [f"{k}: {c}{'' if a == 'removed' else f' {a}'} ({cell})"
+              for k, c, a, cell in held.select("kind", "component", "arm", "cell").iter_rows()]
     data = charts.forest(
         labels, held["effect_win_points"].to_numpy(), held["ci_low"].to_numpy(), held["ci_high"].to_numpy(),
         held["flagged"].to_numpy().astype(bool), "Win rate of the seat holding it: with minus without",
@@ -92,10 +96,10 @@ def write(folder: Path, tolerance: float) -> Path:
     """Write ``folder/ablation.html`` from the folder's CSV files."""
     frame = table.read(folder)
     assert frame is not None
-    status = pl.read_csv(folder / table.STATUS, schema_overrides={"component": pl.String})
-    measured = set(frame.select("kind", "component").iter_rows())
-    skipped = [f"{k} {c}: {s}" for k, c, s in status.select("kind", "component", "status").iter_rows()
-               if (k, c) not in measured]
+    status = table.with_arm(pl.read_csv(folder / table.STATUS, schema_overrides={"component": pl.String}))
+    measured = set(frame.select("kind", "component", "arm").iter_rows())
+    skipped = [f"{k} {c} ({a}): {s}" for k, c, a, s in status.select("kind", "component", "arm", "status").iter_rows()
+               if (k, c, a) not in measured]
     html = Environment(autoescape=True).from_string(_PAGE).render(
         tolerance=f"{tolerance:g}", lines=lines(frame), chart=chart(frame), headers=HEADERS, rows=rows(frame),
         skipped=skipped,

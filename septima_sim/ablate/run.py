@@ -5,8 +5,10 @@ Layout of the output folder::
 
     ablate.toml                     the resolved settings (what --resume checks)
     variants/<kind>-<id>/           the content pack without the component (validated)
+    variants/<kind>-<id>-forced-<seat>/  the pack with the component forced to a seat (arm ``forced``)
     runs/base/                      the unchanged game (a run directory)
     runs/<kind>-<id>/               the game without the component, same config and seeds
+    runs/<kind>-<id>-forced-<seat>/ the game with the component forced to the seat, same config and seeds
     ablation.csv  ablation_detail.csv  ablation_status.csv  ablation.html
 """
 
@@ -25,10 +27,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from septima_sim import rundir, runner, stopping, store
 from septima_sim.ablate import effects, outputs, sequential
+from septima_sim.ablate.arms import ARMS, FORCED, REMOVED, arm_name
 from septima_sim.ablate.errors import AblateError
 from septima_sim.ablate.grow import play_into
 from septima_sim.ablate.kinds import Kind
-from septima_sim.ablate.variant import NotRemovable, components, provenance, write_variant
+from septima_sim.ablate.variant import NotRemovable, components, provenance, write_forced, write_variant
 from septima_sim.analysis import Settings
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
 
@@ -43,17 +46,24 @@ class AblateInterrupted(runner.RunInterrupted):
 
 @dataclass(frozen=True, slots=True)
 class Component:
-    """One component to ablate: its kind, id, provenance, and the variant pack (None with ``problem``)."""
+    """One arm of a component to ablate: its kind, id, provenance, the variant pack (None with ``problem``), and the
+    seat it is forced to (None: the component removed)."""
 
     kind: Kind
     id: str
     provenance: str
     content: Path | None
     problem: str | None = None
+    seat: int | None = None
+
+    @property
+    def arm(self) -> str:
+        return arm_name(self.seat)
 
     @property
     def label(self) -> str:
-        return f"{self.kind.name}-{self.id}"
+        base = f"{self.kind.name}-{self.id}"
+        return base if self.seat is None else f"{base}-forced-{self.seat}"
 
 
 @dataclass(slots=True)
@@ -94,9 +104,9 @@ class Result:
     """Games that raised (in each run directory's ``errors/``, with their replay commands)."""
 
 
-def _settings(exp: Experiment, kinds: list[Kind], games: int, tolerance: float) -> dict[str, Any]:
+def _settings(exp: Experiment, kinds: list[Kind], games: int, tolerance: float, arms: list[str]) -> dict[str, Any]:
     config = {k: v for k, v in exp.resolved().items() if k not in ("games_per_cell", "shard_size")}
-    return {"config": config, "kinds": [k.name for k in kinds], "games": games, "tolerance": tolerance}
+    return {"config": config, "kinds": [k.name for k in kinds], "games": games, "tolerance": tolerance, "arms": arms}
 
 
 def _in_play(kind: Kind, exp: Experiment) -> bool:
@@ -107,16 +117,18 @@ def _in_play(kind: Kind, exp: Experiment) -> bool:
 
 def prepare(
     config: Path, *, kinds: list[Kind], games: int, seed: int | None, tolerance: float, out: Path | None,
-    resume: bool, only: list[str] | None = None,
+    resume: bool, only: list[str] | None = None, arms: list[str] | None = None,
 ) -> Plan:
     """Validate the options (nothing written on bad input), then create or reopen the output folder and write the
-    variant packs."""
+    variant packs: per component the removed arm, then (forceable kinds) one forced arm per seat of the largest
+    player count."""
+    arms = list(arms or ARMS)
     if not 0 < games <= MAX_GAMES_PER_CELL:
         raise AblateError(f"--games must be between 1 and {MAX_GAMES_PER_CELL:,} games per component, got {games}")
     if not 0 < tolerance < 100:
         raise AblateError(f"--tolerance must be between 0 and 100 win-rate points, got {tolerance}")
     exp = load_experiment(config, seed=seed)
-    settings = _settings(exp, kinds, games, tolerance)
+    settings = _settings(exp, kinds, games, tolerance, arms)
     if only:
         settings["only"] = only
     if resume:
@@ -143,26 +155,40 @@ def prepare(
     if not chosen:
         needs = ", ".join(f"{k.name} needs {k.needs}" for k in kinds if k.needs)
         raise AblateError(f"{config}: no component of the chosen kinds is in play in its cells ({needs})")
+    if REMOVED not in arms and not any(k.forceable for k, _ in chosen):
+        raise AblateError(f"--arms {','.join(arms)}: no chosen component has that arm (forced: witches only)")
     try:
         out.mkdir(parents=True, exist_ok=True)
         if not resume:
             (out / RESOLVED).write_text(tomli_w.dumps(settings))
     except OSError as exc:
         raise AblateError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
+    seats = max(c.players for c in exp.cells)
+    arm_seats = [None] if REMOVED in arms else []
     comps = []
     for kind, ident in chosen:
-        dest = out / "variants" / f"{kind.name}-{ident}"
         tag = provenance(kind, ident, exp.content_dir)
-        try:
-            if not (dest / kind.file).is_file():
-                write_variant(exp.content_dir, kind, ident, dest)
-            _build(exp.resolved(), str(config), dest, 1, 1)  # the config's overrides must apply to the variant
-            comps.append(Component(kind, ident, tag, dest))
-        except NotRemovable as exc:
-            comps.append(Component(kind, ident, tag, None, f"not removable: {exc}"))
-        except ExperimentError as exc:
-            comps.append(Component(kind, ident, tag, None, f"not removable with this config: {exc}"))
+        for seat in [*arm_seats, *(range(seats) if FORCED in arms and kind.forceable else ())]:
+            comps.append(_variant(Component(kind, ident, tag, None, seat=seat), out, exp, str(config)))
     return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps)
+
+
+def _variant(comp: Component, out: Path, exp: Experiment, source: str) -> Component:
+    """The arm with its variant pack written (kept when present: ``--resume``), or with the reason it has none."""
+    kind, ident, seat = comp.kind, comp.id, comp.seat
+    dest = out / "variants" / comp.label
+    what = "not removable" if seat is None else f"cannot be forced to seat {seat}"
+    try:
+        if seat is None and not (dest / kind.file).is_file():
+            write_variant(exp.content_dir, kind, ident, dest)
+        elif seat is not None and not (dest / "rules.toml").is_file():
+            write_forced(exp.content_dir, kind, ident, seat, dest)
+        _build(exp.resolved(), source, dest, 1, 1)  # the config's overrides must apply to the variant
+        return Component(kind, ident, comp.provenance, dest, seat=seat)
+    except NotRemovable as exc:
+        return Component(kind, ident, comp.provenance, None, f"{what}: {exc}", seat)
+    except ExperimentError as exc:
+        return Component(kind, ident, comp.provenance, None, f"{what} with this config: {exc}", seat)
 
 
 def _build(config: dict[str, Any], source: str, content: Path | None, games: int, shard_size: int) -> Experiment:
@@ -242,13 +268,16 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
                 for c in list(active):
                     progress.update(bar, description=f"{c.kind.name} {c.id} ({games:,} games)")
                     grow(c.content, runs / c.label, games)
-                    without = effects.load(runs / c.label, [c.kind], games)
-                    found = effects.effects(c.kind, c.id, base, without)
+                    arm = effects.load(runs / c.label, [c.kind], games)
+                    if c.seat is None:
+                        found, pair = effects.effects(c.kind, c.id, base, arm), (base, arm)
+                    else:
+                        found, pair = effects.forced(c.seat, base, arm), (arm, base)
                     verdict = sequential.decide(found, plan.tolerance, settings.wisdom_tolerance, settings.alpha)
                     if verdict is None and i < len(stages) - 1:
                         continue
                     status = f"{verdict} at {games:,} games" if verdict else "budget spent"
-                    outcomes[c.label] = Outcome(c, games, status, found, effects.detail(base, without))
+                    outcomes[c.label] = Outcome(c, games, status, found, effects.detail(*pair))
                     active.remove(c)
                     planned -= plan.cells * (last - games)
                     progress.update(bar, total=planned)

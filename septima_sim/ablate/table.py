@@ -12,10 +12,10 @@ CSV = "ablation.csv"
 DETAIL = "ablation_detail.csv"
 STATUS = "ablation_status.csv"
 COLUMNS = (
-    "kind", "component", "players", "cell", "games", "effect_win_points", "ci_low", "ci_high", "effect_wisdom",
+    "kind", "component", "arm", "players", "cell", "games", "effect_win_points", "ci_low", "ci_high", "effect_wisdom",
     "p_adj", "flagged",
 )
-"""The columns of ``ablation.csv``, in order (issue 16)."""
+"""The columns of ``ablation.csv``, in order (issue 16; ``arm``: ``removed`` or ``forced:<seat>``)."""
 
 
 def note(kind: str, provenance: str) -> str:
@@ -33,17 +33,22 @@ def read(folder: Path) -> pl.DataFrame | None:
     path = folder / CSV
     if not path.is_file():
         return None
-    rows = pl.read_csv(path, schema_overrides={"cell": pl.String, "component": pl.String})
+    rows = with_arm(pl.read_csv(path, schema_overrides={"cell": pl.String, "component": pl.String}))
     status_path = folder / STATUS
     if status_path.is_file():
-        status = pl.read_csv(status_path, schema_overrides={"component": pl.String}).select(
-            "kind", "component", "provenance", "status"
+        status = with_arm(pl.read_csv(status_path, schema_overrides={"component": pl.String})).select(
+            "kind", "component", "arm", "provenance", "status"
         )
-        rows = rows.join(status, on=["kind", "component"], how="left")
+        rows = rows.join(status, on=["kind", "component", "arm"], how="left")
     else:
         rows = rows.with_columns(provenance=pl.lit(""), status=pl.lit(""))
     notes = [note(k, p or "") for k, p in rows.select("kind", "provenance").iter_rows()]
     return rows.with_columns(note=pl.Series(notes, dtype=pl.String))
+
+
+def with_arm(frame: pl.DataFrame) -> pl.DataFrame:
+    """An ablation written before the forced arm has no ``arm`` column: every row is the component removed."""
+    return frame if "arm" in frame.columns else frame.with_columns(arm=pl.lit("removed"))
 
 
 def find(run_dir: Path) -> Path | None:

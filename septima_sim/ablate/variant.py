@@ -6,6 +6,9 @@ its TOML file (tomlkit keeps every other line as it is), loaded and validated li
 - animal: the tiles belong to a colour, so the seat cannot simply lose one: the tile becomes a copy of its colour's
   other tile (same actions, ability and parameters; the id and colour stay), and the seat holds that tile twice.
 
+A **forced** variant (``write_forced``) is a copy of the pack whose rules.toml ``[setup.forced]`` table deals the
+witch to one seat (the engine's setup honours the table like any rule).
+
 The engine is not told anything: it plays the variant pack like any other content (no special case).
 """
 
@@ -56,6 +59,29 @@ def write_variant(content_dir: Path | None, kind: Kind, ident: str, dest: Path) 
     except (ContentError, NotRemovable) as exc:
         shutil.rmtree(dest, ignore_errors=True)
         raise NotRemovable(f"{kind.name} {ident}: {exc}") from None
+
+
+def write_forced(content_dir: Path | None, kind: Kind, ident: str, seat: int, dest: Path) -> str:
+    """Write the pack with ``ident`` forced to ``seat`` (rules.toml ``[setup.forced]``) to ``dest`` and return the
+    variant's content hash; NotRemovable (and no folder) when the kind cannot be forced or the result does not load."""
+    if not kind.forceable:
+        raise NotRemovable(f"{kind.name} {ident}: a {kind.name} cannot be forced to a seat")
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(content_dir or BASE_DIR, dest)
+    path = dest / "rules.toml"
+    try:
+        doc = tomlkit.parse(path.read_text(encoding="utf-8"))
+        setup: Any = doc["setup"]
+        forced = setup.setdefault("forced", tomlkit.table())
+        for other in [s for s, w in forced.items() if w == ident]:
+            del forced[other]
+        forced[str(seat)] = ident
+        path.write_text(tomlkit.dumps(doc), encoding="utf-8")
+        return load_content(dest).hash
+    except (ContentError, KeyError) as exc:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise NotRemovable(f"{kind.name} {ident} forced to seat {seat}: {exc}") from None
 
 
 def _edit(pack: Path, kind: Kind, ident: str) -> None:

@@ -166,6 +166,7 @@ def _rules(pack: s.Pack) -> Rules:
         lunar_extra_icons=pack.lunar.extra_icons,
         crystal_supply=pack.crystal.supply,
         shapeshift_bonus_suspicion=param("shapeshift", "bonus_suspicion", 0),
+        forced_witches=tuple(sorted((int(seat), list(pack.witches).index(w)) for seat, w in setup.forced.items())),
         readings=Readings(
             **{
                 name: Reading(r.value, tuple(r.allowed), r.provenance, r.description)

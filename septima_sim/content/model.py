@@ -395,6 +395,8 @@ class Rules:
     crystal_supply: int
     shapeshift_bonus_suspicion: int
     readings: Readings
+    forced_witches: tuple[tuple[int, int], ...] = ()
+    """(seat, witch index) pairs: the witch is dealt to that seat and kept (rules.toml ``[setup.forced]``)."""
 
 
 @dataclass(frozen=True, slots=True)

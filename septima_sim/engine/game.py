@@ -343,7 +343,9 @@ class Game:
 
     # ------------------------------------------------------------------------------------------------ setup
     def setup(self) -> None:
-        """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders."""
+        """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders. A witch forced to a seat
+        (rules.toml ``[setup.forced]``) leaves the deck after the shuffle and is one of that seat's dealt witches,
+        never given back in the draft."""
         r, rs, c = self.rules, self.rng_setup, self.content
         self.start_player = self.first_player = below(rs, self.n)
         self.order = [(self.start_player + i) % self.n for i in range(self.n)]
@@ -358,11 +360,17 @@ class Game:
             p.ritual_col = c.ritual.start_column
         self.witch_deck = list(range(len(c.witches)))
         shuffle(rs, self.witch_deck)
+        forced = {seat: w for seat, w in r.forced_witches if seat < self.n}  # [setup.forced]: dealt and kept
+        for w in forced.values():
+            self.witch_deck.remove(w)
         for s in self.order:
             p = self.players[s]
-            dealt = [self.witch_deck.pop() for _ in range(r.witches_dealt)]
+            own = forced.get(s)
+            dealt = [self.witch_deck.pop() for _ in range(r.witches_dealt if own is None else r.witches_dealt - 1)]
+            if own is not None:
+                dealt.insert(0, own)
             while len(dealt) > r.witches_kept:
-                back = self.ask(Kind.DRAFT_RETURN, s, dealt)
+                back = self.ask(Kind.DRAFT_RETURN, s, dealt if own is None else dealt[1:])
                 dealt.remove(back)
                 self.witch_deck.insert(0, back)  # under the deck
             p.coven = dealt

@@ -35,7 +35,8 @@ def parts(b: Builder, run: RunTables) -> Causal | None:
         "Causal effects (first): each component was removed from the game (an animal tile replaced by its "
         "colour's other tile) and this run's games were played again on the same seeds (septima-sim ablate, "
         f"folder {folder.name}). Effect = with minus without, for the seat that holds it in this run (buildings "
-        "and Omens: every seat's Wisdom), Holm-adjusted; animals are tied to their seat's colour.",
+        "and Omens: every seat's Wisdom), Holm-adjusted; animals are tied to their seat's colour. Arm forced:N: the "
+        "witch dealt to seat N on purpose; effect = that seat with her minus the same seat in this run.",
     )
     out.tables.append(Table("Largest causal effects", ["finding"], [[line] for line in page.lines(frame)]))
     out.tables.append(
