@@ -4,7 +4,7 @@ the same seeds as the unchanged game."""
 
 from __future__ import annotations
 
-from septima_sim.ablate.errors import AblateError
+from septima_sim.ablate.errors import parse_choices
 
 REMOVED = "removed"
 FORCED = "forced"
@@ -14,13 +14,7 @@ ARMS = (REMOVED, FORCED)
 
 def parse_arms(text: str) -> list[str]:
     """``removed,forced`` -> the arms in the order given; AblateError naming an unknown one and the allowed ones."""
-    names = [x.strip() for x in text.split(",") if x.strip()]
-    if not names:
-        raise AblateError(f"--arms: give at least one of {', '.join(ARMS)}")
-    unknown = [x for x in names if x not in ARMS]
-    if unknown:
-        raise AblateError(f"--arms: unknown arm {unknown[0]!r} (allowed: {', '.join(ARMS)})")
-    return list(dict.fromkeys(names))
+    return parse_choices("--arms", "arm", text, ARMS)
 
 
 def arm_name(seat: int | None) -> str:

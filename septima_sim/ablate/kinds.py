@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from septima_sim.ablate.errors import AblateError
+from septima_sim.ablate.errors import parse_choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +46,4 @@ KINDS: dict[str, Kind] = {
 
 def parse_kinds(text: str) -> list[Kind]:
     """``witch,animal`` -> the kinds, in the order given; AblateError naming an unknown one and the allowed ones."""
-    names = [x.strip() for x in text.split(",") if x.strip()]
-    if not names:
-        raise AblateError(f"--kinds: give at least one of {', '.join(KINDS)}")
-    unknown = [x for x in names if x not in KINDS]
-    if unknown:
-        raise AblateError(f"--kinds: unknown kind {unknown[0]!r} (allowed: {', '.join(KINDS)})")
-    return [KINDS[x] for x in dict.fromkeys(names)]
+    return [KINDS[x] for x in parse_choices("--kinds", "kind", text, tuple(KINDS))]
