@@ -7,6 +7,7 @@ import ast
 import functools
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from septima_sim.content import INGREDIENTS, Content, load_content
@@ -413,3 +414,22 @@ def test_reading_bad_override_exits_2_with_one_line(tmp_path: Path, value: str) 
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "readings.hunter_direction.value" in lines[0] and "Traceback" not in out.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_reading_as_a_sweep_axis_plays_both_readings_on_the_same_seeds(tmp_path: Path) -> None:
+    """A designer measures whether a reading matters: an ``[overrides]`` axis over its values is a run with one cell
+    per value, on the same seeds, named by the value in the games table; the two readings give other games."""
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text(
+        'name = "readings"\ngames_per_cell = 20\nseed = 3\n[matrix]\nplayers = [4]\nlineup = ["all-random"]\n'
+        '[overrides]\n"readings.hunter_direction.value" = ["clockwise", "counterclockwise"]\n'
+    )
+    out = script("run", str(cfg), "--out", str(tmp_path / "run"), "--quiet", "--jobs", "1")
+    assert out.returncode == 0, out.stderr
+    games = pl.read_parquet(tmp_path / "run" / "games" / "**" / "*.parquet", hive_partitioning=False)
+    column = "readings.hunter_direction.value"
+    by_value = {v: g.sort("game_index") for (v,), g in games.group_by(column)}
+    assert set(by_value) == {"clockwise", "counterclockwise"}
+    a, b = by_value["clockwise"], by_value["counterclockwise"]
+    assert a["seed"].to_list() == b["seed"].to_list()  # common random numbers
+    assert a.select("winning_score", "margin").rows() != b.select("winning_score", "margin").rows()
