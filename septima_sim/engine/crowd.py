@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from septima_sim.engine.crowd_picks import PICK_LIST, PICKS
+from septima_sim.engine.crowd_picks import CAUSES, PICK_LIST, PICKS
 from septima_sim.engine.decisions import Kind
 
 if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
 
-CAUSES: tuple[str, ...] = tuple(f"crowd_pick:{name}" for name in PICKS)
-"""The cause id of each crowd pick's changes, by the index a ``Kind.CROWD_PICK`` decision offers."""
 
 
 def citizen_to_crowd(g: Game, p: Player, n: int) -> None:

@@ -74,3 +74,5 @@ CROWD_PICKS: dict[str, CrowdPick] = {
 PICKS: tuple[str, ...] = tuple(CROWD_PICKS)
 PICK_LIST: tuple[CrowdPick, ...] = tuple(CROWD_PICKS.values())
 """The picks by the index a ``Kind.CROWD_PICK`` decision offers."""
+CAUSES: tuple[str, ...] = tuple(f"crowd_pick:{name}" for name in PICKS)
+"""The cause id of each pick's changes, by the same index."""

@@ -206,28 +206,25 @@ class Game:
 
     def gain_wisdom(self, p: Player, amount: int, source: str, cause: str | None = None) -> None:
         """Gain Wisdom, booked under its source (a results column) and its cause (``components``)."""
-        if not amount:
-            return
-        p.wisdom += amount
-        p.src[SOURCE_INDEX[source]] += amount
-        c = cause or self.cause
-        comp = p.comp
-        comp[c] = comp.get(c, 0) + amount
-        if self.sink is not None:
-            self.emit("wisdom", p.seat, wisdom_before=p.wisdom - amount, wisdom_after=p.wisdom, cause=c, detail=source)
+        if amount:
+            self._book_wisdom(p, amount, source, cause)
 
     def lose_wisdom(self, p: Player, amount: int, source: str = "penalties", cause: str | None = None) -> None:
         """Lose Wisdom, never below 0 (B13: ignore what cannot be paid)."""
         loss = min(amount, p.wisdom)
-        if not loss:
-            return
-        p.wisdom -= loss
-        p.src[SOURCE_INDEX[source]] -= loss
+        if loss:
+            self._book_wisdom(p, -loss, source, cause)
+
+    def _book_wisdom(self, p: Player, delta: int, source: str, cause: str | None) -> None:
+        """Change a seat's Wisdom by `delta`, booked under `source` and the cause (the acting component unless
+        named); an event with before/after when there is a sink."""
+        p.wisdom += delta
+        p.src[SOURCE_INDEX[source]] += delta
         c = cause or self.cause
         comp = p.comp
-        comp[c] = comp.get(c, 0) - loss
+        comp[c] = comp.get(c, 0) + delta
         if self.sink is not None:
-            self.emit("wisdom", p.seat, wisdom_before=p.wisdom + loss, wisdom_after=p.wisdom, cause=c, detail=source)
+            self.emit("wisdom", p.seat, wisdom_before=p.wisdom - delta, wisdom_after=p.wisdom, cause=c, detail=source)
 
     def gain_res(self, p: Player, idx: int, n: int = 1) -> None:
         if idx == CRYSTAL:

@@ -19,7 +19,6 @@ class Tables:
         "board",
         "building_cause",
         "chant",
-        "content",
         "icon",
         "ingredient_index",
         "mode_actions",
@@ -36,7 +35,6 @@ class Tables:
     )
 
     def __init__(self, content: Content, full: bool) -> None:
-        self.content = content
         self.board = board_for(content)
         self.action_ids = tuple(a.id for a in content.actions)
         self.action_index = {a: i for i, a in enumerate(self.action_ids)}
