@@ -104,10 +104,10 @@ axis per module a user switches (``MODULE_AXES``, read with ``getattr``) between
 if TYPE_CHECKING:
 
     class Matrix(_MatrixCore):
-        players: list[int]
-        mode: list[str]
-        omen_deck: list[str | list[str]]
-        lineup: list[str]
+        players: list[int] = [4]
+        mode: list[str] = ["full"]
+        omen_deck: list[str | list[str]] = ["random"]
+        lineup: list[str] = ["all-random"]
 
 else:
     Matrix = create_model("Matrix", __base__=_MatrixCore, __doc__=_MATRIX_DOC, **_MATRIX_FIELDS)
@@ -210,7 +210,7 @@ class Experiment:
         return data
 
 
-def _cell_id(players: int, mode: str, modules: frozenset[str], deck: str, lineup: str, ov: tuple) -> str:
+def _cell_id(players: int, mode: str, modules: frozenset[str], deck: str, lineup: str, ov: tuple[object, ...]) -> str:
     """``p4-full-ss1-om1-random-heuristic-mix``: each toggled module as its token and 0/1, in registry order."""
     flags = "".join(f"-{spec.token}{int(spec.name in modules)}" for spec in toggled())
     base = f"p{players}-{mode}{flags}-{deck}-{lineup}"

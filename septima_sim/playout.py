@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any, cast
 
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, GameResult, play_game
@@ -17,7 +18,7 @@ def _who(seat: int) -> str:
     return "Widow" if seat == WIDOW else "Table" if seat == TABLE else f"seat {seat}"
 
 
-def _text(e: dict) -> str:
+def _text(e: dict[str, Any]) -> str:
     head = f"S{e['season']} T{e['turn']} {_who(e['seat']):>7}  {e['kind']:<16}"
     kind = e["kind"]
     cause = f"  [{e['cause']}]" if e.get("cause") else ""
@@ -44,7 +45,7 @@ def play_one(
 ) -> GameResult:
     """Play one seeded game, writing each event through `out` as text or a JSON object, then a final record."""
 
-    def sink(event: dict) -> None:
+    def sink(event: dict[str, object]) -> None:
         out(json.dumps(event, sort_keys=True) if fmt == "jsonl" else _text(event))
 
     result = play_game(config, content, policies, seed, sink)
@@ -56,11 +57,12 @@ def play_one(
         if result.game["solo"]:
             g = result.game
             verdict = "wins against" if g["solo_won"] else "loses to"
+            failed = cast(list[str], g["tribulations_failed"])
             out(
                 f"  The player {verdict} the Black Widow: {g['tribulations_met']} Tribulations met "
-                f"(failed: {', '.join(g['tribulations_failed']) or 'none'}); Widow Wisdom {g['widow_wisdom']}."
+                f"(failed: {', '.join(failed) or 'none'}); Widow Wisdom {g['widow_wisdom']}."
             )
-        for row in sorted(result.players, key=lambda r: r["rank"]):
+        for row in sorted(result.players, key=lambda r: cast(int, r["rank"])):
             sources = ", ".join(f"{s} {row[f'wisdom_{s}']}" for s in SOURCES if row[f"wisdom_{s}"])
             families = ", ".join(f"{f} {row[f'wisdom_from_{f}']}" for f in FAMILIES if row[f"wisdom_from_{f}"])
             out(

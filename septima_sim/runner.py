@@ -213,7 +213,8 @@ def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> I
         client = Client(cluster)
     try:
         with parallel_config(backend="dask", wait_for_workers_timeout=60):
-            yield f"dask, {client.scheduler.address}, {sum(client.nthreads().values())} worker thread(s)"
+            address = client.scheduler.address if client.scheduler is not None else scheduler
+            yield f"dask, {address}, {sum(client.nthreads().values())} worker thread(s)"
     finally:
         client.close()
         if cluster is not None:

@@ -257,17 +257,21 @@ def _write_then_rename(path: Path, write: Callable[[BinaryIO], None]) -> None:
         raise
 
 
+def _write_all(f: BinaryIO, data: bytes) -> None:
+    f.write(data)
+
+
 def write_atomic(path: Path, data: bytes) -> str:
     """Write bytes to ``<path>.partial`` then rename over ``path``; returns the sha256 of the data."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write_then_rename(path, lambda f: f.write(data))
+    _write_then_rename(path, lambda f: _write_all(f, data))
     return hashlib.sha256(data).hexdigest()
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
     """Write a JSON document atomically (the manifest is rewritten after every shard)."""
     text = json.dumps(obj, indent=1, sort_keys=True, default=str).encode()
-    _write_then_rename(path, lambda f: f.write(text))
+    _write_then_rename(path, lambda f: _write_all(f, text))
 
 
 class RunDirError(ValueError):
@@ -425,6 +429,7 @@ def _manifest_json(run_dir: Path) -> dict[str, Any]:
     """The manifest as JSON, however it was written (``read_manifest`` also checks it is a septima-sim one)."""
     path = run_dir / "manifest.json"
     try:
-        return json.loads(path.read_bytes())
+        manifest: dict[str, Any] = json.loads(path.read_bytes())
+        return manifest
     except (OSError, ValueError) as exc:
         raise RunDirError(f"{path}: unreadable or truncated manifest ({type(exc).__name__})") from None

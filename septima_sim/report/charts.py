@@ -36,7 +36,7 @@ def png(fig: Figure) -> bytes:
 def seat_heatmap(seats: pl.DataFrame) -> bytes:
     """Cell x seat heat map of win rate minus fair share (points), annotated with the win rate."""
     cells = seats["cell_id"].unique(maintain_order=True).to_list()
-    width = int(seats["seat"].max()) + 1
+    width = max(seats["seat"].to_list(), default=-1) + 1
     grid = np.full((len(cells), width), np.nan)
     rate = np.full_like(grid, np.nan)
     for cell, seat, delta, win in seats.select("cell_id", "seat", "delta", "win_rate").iter_rows():
@@ -132,7 +132,7 @@ def suspicion_line(by_turn: pl.DataFrame) -> bytes:
         ax = fig.subplots()
         for i, ((n,), sub) in enumerate(by_turn.group_by("players", maintain_order=True)):
             ax.plot(sub["turn_of_year"], sub["mean"], marker="o", markersize=3, color=f"C{i}", label=f"{n} players")
-        last = int(by_turn["turn_of_year"].max())
+        last = max(by_turn["turn_of_year"].to_list(), default=0)
         for boundary in range(5, last, 5):
             ax.axvline(boundary + 0.5, color="grey", linewidth=0.6, linestyle=":")
         ax.set(title="Mean suspicion across the year", xlabel="turn (5 per season)", ylabel="suspicion")
@@ -219,7 +219,7 @@ def sweep_response(seats: pl.DataFrame, score: pl.DataFrame, axis: str) -> bytes
     counts = sorted(seats["players"].unique().to_list())
     values = score[axis].unique(maintain_order=True).to_list()
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
-    where = {v: (float(v) if numeric else float(i)) for i, v in enumerate(values)}  # type: ignore[arg-type]
+    where = {v: (float(v) if numeric else float(i)) for i, v in enumerate(values)}
     with figure(7.5, 0.6 + 2.6 * len(counts)) as fig:
         axes = fig.subplots(len(counts), 2, squeeze=False)
         for (left, right), n in zip(axes, counts, strict=True):
