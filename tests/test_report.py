@@ -13,6 +13,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from markdown_it import MarkdownIt
 from PIL import Image
 
 from septima_sim import store
@@ -180,14 +181,19 @@ def test_hostile_names_and_override_values_are_escaped(run_dir: Path, tmp_path: 
     assert HOSTILE not in html and "<script>" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html  # the persona table and the module settings name it
     assert "lineup=&lt;img src=x onerror=alert(1)&gt;, names.&lt;script&gt;=" in html
-    assert HOSTILE not in written.markdown.read_text()
+    markdown = written.markdown.read_text()
+    assert HOSTILE not in markdown and "&lt;" not in markdown  # Markdown-escaped, not HTML-escaped
+    assert "\\<img src=x onerror=alert(1)\\>" in markdown
+    rendered = MarkdownIt("commonmark").enable("table").render(markdown)  # as a Markdown viewer would show it
+    assert "<img" not in rendered and "<script" not in rendered
+    assert "&lt;img src=x onerror=alert(1)&gt;" in rendered  # shown as text
 
 
 def test_a_notice_is_the_first_line_of_both_documents(run_dir: Path, tmp_path: Path) -> None:
     notice = "3 of 120 games are missing: shard p2-full-ss0-om0-none-all-random/1 <unreadable>"
     written = build_report(run_dir, tmp_path, settings=FAST, notice=notice)
     escaped = notice.replace("<", "&lt;").replace(">", "&gt;")
-    assert written.markdown.read_text().splitlines()[0] == escaped
+    assert written.markdown.read_text().splitlines()[0] == notice.replace("<", "\\<").replace(">", "\\>")
     body = written.html.read_text().split("<body>", 1)[1].lstrip()
     assert body.startswith(f'<p class="notice" role="alert">{escaped}</p>')
     plain = build_report(run_dir, tmp_path / "plain", settings=FAST)
@@ -246,3 +252,11 @@ def test_wisdom_per_component_adds_up_to_mean_wisdom(run_dir: Path) -> None:
     mean = run.players.group_by("players").agg(pl.col("wisdom").mean()).sort("players").collect()
     assert summed["players"].to_list() == mean["players"].to_list()
     assert all(abs(a - b) < 1e-9 for a, b in zip(summed["per_game"], mean["wisdom"], strict=True))
+
+
+def test_markdown_values_keep_apostrophes_and_escape_markup() -> None:
+    from septima_sim.report.markdown import md_escape
+
+    assert md_escape("colour's seat") == "colour's seat"  # no HTML entity in a terminal
+    assert md_escape("a|b `c` <d> &e [f](g)\nh") == "a\\|b \\`c\\` \\<d\\> \\&e [f\\](g) h"
+    assert md_escape(3) == 3

@@ -14,6 +14,7 @@ from septima_sim.analysis import RunTables, Settings
 from septima_sim.analysis.skill import component_robustness
 from septima_sim.report.examples import Example, component_examples, seat_example, write_examples
 from septima_sim.report.headlines import Findings, headlines
+from septima_sim.report.markdown import md_escape
 from septima_sim.report.page import Builder, Report
 from septima_sim.report.sections import (
     actions,
@@ -103,7 +104,8 @@ def _write(
     notice: str | None,
     links: dict[str, list[Example]],
 ) -> Report:
-    """Charts, CSV tables, then report.html and summary.md (every value HTML-escaped by the template engine)."""
+    """Charts, CSV tables, then report.html (every value HTML-escaped by the template engine) and summary.md (every
+    value Markdown-escaped)."""
     (out / "charts").mkdir(parents=True, exist_ok=True)
     (out / "tables").mkdir(exist_ok=True)
     chart_paths, csv_paths = [], []
@@ -135,6 +137,13 @@ def _write(
     }
     html = out / "report.html"
     html.write_text(env.get_template("report.html.j2").render(**context), encoding="utf-8")
+    md_env = Environment(  # Markdown: values backslash-escaped (report/markdown.py), not HTML-escaped
+        loader=PackageLoader("septima_sim.report", "templates"),
+        autoescape=False,
+        finalize=md_escape,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     md = out / "summary.md"
-    md.write_text(env.get_template("summary.md.j2").render(**context), encoding="utf-8")
+    md.write_text(md_env.get_template("summary.md.j2").render(**context), encoding="utf-8")
     return Report(out, html, md, chart_paths, csv_paths, [h.text for h in findings.lines])
