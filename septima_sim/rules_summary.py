@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from septima_sim.content import Content
 from septima_sim.content.model import READINGS
+from septima_sim.engine.config import COLOURS
 
 
 def summary(content: Content) -> str:
@@ -36,4 +37,10 @@ def summary(content: Content) -> str:
         r = getattr(c.rules.readings, name)
         lines.append(f"  {name:<24} {r.value:<18} allowed: {' | '.join(r.allowed)}  ({r.provenance})")
         lines.append(f"      {r.description}")
+    lines += ["", "Setup changes (rules.toml [setup.forced]: a witch dealt to a seat and kept):"]
+    if c.rules.forced_witches:
+        for seat, w in c.rules.forced_witches:
+            lines.append(f"  seat {seat} ({COLOURS[seat].title()}): {c.witches[w].name} ({c.witches[w].id})")
+    else:
+        lines.append("  none (every witch is dealt at random, B5)")
     return "\n".join(lines)

@@ -127,3 +127,14 @@ def test_forced_arm_of_a_kind_that_cannot_be_forced_exits_2(tmp_path: Path) -> N
     assert proc.returncode == 2
     assert "no chosen component has that arm" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_rules_lists_the_forced_witches(tmp_path: Path) -> None:
+    """``septima-sim rules`` names every forced seat and witch, and says when nothing is forced."""
+    witch = load_content(None).witches[3]
+    pack = forced_pack(tmp_path, f'1 = "{witch.id}"')
+    forced = cli("rules", "--content", pack)
+    assert forced.returncode == 0, forced.stderr
+    assert f"seat 1 (Orange): {witch.name} ({witch.id})" in forced.stdout
+    plain = cli("rules")
+    assert "none (every witch is dealt at random, B5)" in plain.stdout and "seat 1 (Orange)" not in plain.stdout
