@@ -1,8 +1,10 @@
-"""The game of Septima: setup, the four seasons and their phases, as the rulebook orders them.
+"""The game of Septima: the ``Game`` object and the rules every phase shares (asking, suspicion, Wisdom, movement).
 
 ``play_game`` is the engine's entry point: a game is a pure function of (config, content, policies, seed).
-The card abilities live in ``actions``, card/witch/spell effects in ``effects``, the trial phase in ``trials`` and the
-final scoring in ``scoring``; this module holds the flow and the shared rules (suspicion, hunters, movement).
+A ``Game`` holds the per-game state ``s`` (``game_state``), the content tables, the random streams, the policies
+and their views, the event sink and the rules modules. The phases are in ``flow`` (setup, seasons, moon phases),
+the card abilities in ``actions``, card/witch/spell effects in ``effects``, the trial phase in ``trials`` and the
+final scoring in ``scoring``.
 """
 
 from __future__ import annotations
@@ -14,17 +16,16 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
-from septima_sim.engine import actions, effects, hunters, potions, ritual, scoring, spells, trials
-from septima_sim.engine.board import REGIONS
+from septima_sim.engine import flow
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
-from septima_sim.engine.draws import below, shuffle
+from septima_sim.engine.draws import shuffle
 from septima_sim.engine.game_state import GameState
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.seeds import spawn_words
-from septima_sim.engine.state import TABLE, Patient, Player
+from septima_sim.engine.state import Player
 from septima_sim.engine.tables import Tables, tables_for
 from septima_sim.engine.view import LiveView, Recorder, SealedView, Simulator, make_view, trusted
 
@@ -305,146 +306,6 @@ class Game:
             others += extra_matches(self, mine)
         return others, mine == s.septima_right
 
-    # ------------------------------------------------------------------------------------------------ setup
-    def setup(self) -> None:
-        """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders. A witch forced to a seat
-        (rules.toml ``[setup.forced]``) leaves the deck after the shuffle and is one of that seat's dealt witches,
-        never given back in the draft."""
-        s = self.s
-        r, rs, c = self.rules, self.rng_setup, self.content
-        s.start_player = s.first_player = below(rs, self.n)
-        s.order = [(s.start_player + i) % self.n for i in range(self.n)]
-        s.crystal_supply = r.crystal_supply
-        for p in s.players:
-            p.suspicion = r.suspicion_start
-            p.suspicion_max = p.suspicion
-            p.supply = r.loyal_citizens
-            p.charms = r.start_charms
-            p.hand = [i in s.hand_actions for i in range(len(c.actions))]
-            self.gain_res(p, CRYSTAL, r.start_crystals)
-            p.ritual_col = c.ritual.start_column
-        s.witch_deck = list(range(len(c.witches)))
-        shuffle(rs, s.witch_deck)
-        forced = {seat: w for seat, w in r.forced_witches if seat < self.n}  # [setup.forced]: dealt and kept
-        for w in forced.values():
-            s.witch_deck.remove(w)
-        for seat in s.order:
-            p = s.players[seat]
-            own = forced.get(seat)
-            dealt = [s.witch_deck.pop() for _ in range(r.witches_dealt if own is None else r.witches_dealt - 1)]
-            if own is not None:
-                dealt.insert(0, own)
-            while len(dealt) > r.witches_kept:
-                back = self.ask(Kind.DRAFT_RETURN, seat, dealt if own is None else dealt[1:])
-                dealt.remove(back)
-                s.witch_deck.insert(0, back)  # under the deck
-            p.coven = dealt
-            p.witches_start = len(dealt)
-            s.drafted[seat] = list(dealt)
-        s.goal_deck = [i for i, g in enumerate(c.goals) if self.full or not g.full_only]
-        shuffle(rs, s.goal_deck)
-        for seat in range(self.n):
-            s.goals[seat] = [s.goal_deck.pop() for _ in range(r.goals_dealt)]
-        s.chamber1 = s.witch_deck.pop()
-        s.crowd_neutral = r.neutral_crowd
-        towns = [i for i, a in enumerate(c.areas) if a.town]
-        tiles = list(range(len(c.buildings)))
-        shuffle(rs, tiles)
-        for area, b in zip(towns, tiles[: r.buildings_on_board], strict=False):
-            s.buildings[area] = b
-        icons = list(range(len(INGREDIENTS))) + [below(rs, len(INGREDIENTS)) for _ in range(r.lunar_extra_icons)]
-        shuffle(rs, icons)
-        s.lunar = icons
-        s.patient_stack = list(range(len(c.patients)))
-        shuffle(rs, s.patient_stack)
-        for start in r.hunter_start_spaces[self.n]:
-            s.hunter_space.append(start)
-            s.hunter_active.append(True)
-        if self.full:
-            s.market = spells.setup_market(self)
-        for module_setup in self.hooks.setup:
-            module_setup(self)
-        self.fill_patients()
-        self.prepare_septima()
-        for seat in reversed(s.order):
-            opts = [v for v in self.board.edge_vertices if v not in s.occupied]
-            self.move_to(s.players[seat], self.ask(Kind.START_VERTEX, seat, opts))
-        for place_leaders in self.hooks.place_leaders:
-            place_leaders(self)
-
-    def fill_patients(self) -> None:
-        """B9 step 3: draw patients until the board holds 4/5/6, each on its flag's lowest free space."""
-        s = self.s
-        target = self.rules.patients_on_board[self.n]
-        tries = len(s.patient_stack)
-        while len(s.patients) < target and s.patient_stack and tries > 0:
-            tries -= 1
-            tile = s.patient_stack.pop()
-            disease, flag = self.content.patients[tile]
-            space = next((sp for sp in self.space_order.get(flag, ()) if sp not in s.patients), None)
-            if space is None:  # no free space of that colour (assumed): the tile goes to the discard
-                s.patient_discard.append(tile)
-                continue
-            s.patients[space] = Patient(tile, disease, space, self.board.patient_spaces[space])
-            if self.sink is not None:
-                self.note("patients", TABLE, f"{self.content.diseases[disease].id} patient on {space}")
-
-    def prepare_septima(self) -> None:
-        """B9 step 4 / B10: all Septima markers back in the bag, shuffled, two revealed (right = this turn)."""
-        self.s.septima_bag = list(self.mode_actions)
-        shuffle(self.rng_draw, self.s.septima_bag)
-        self.s.septima_right = self.s.septima_bag.pop()
-        self.s.septima_left = self.s.septima_bag.pop()
-        if self.sink is not None:
-            self.note("septima", TABLE, self._septima_markers())
-
-    # ------------------------------------------------------------------------------------------------ flow
-    def play(self) -> GameResult:
-        """Play the whole game (B2) and return its result."""
-        if self.recorder is not None:
-            self.recorder.mark(self, True)
-        self.setup()
-        return self.play_from(0, 0)
-
-    def play_from(
-        self, season0: int, turn0: int, forced: dict[int, int] | None = None, last_season: int | None = None
-    ) -> GameResult:
-        """Play on from the card selection of moon phase `turn0` of season `season0` to the end of the game.
-        ``forced`` fixes the card of some seats in that first selection and ``last_season`` ends the game early,
-        scoring as if that season were the last (both used by search players on a clone)."""
-        seasons = len(self.rules.seasons) if last_season is None else last_season + 1
-        for season in range(season0, seasons):
-            self.s.season = season
-            if season > season0:
-                self.preparation()
-            for turn in range(turn0 if season == season0 else 0, self.rules.turns_per_season):
-                self.s.turn = turn
-                self.moon_phase(forced if season == season0 and turn == turn0 else None)
-            self.s.step = "trial"
-            self.cause = "trial"
-            trials.trial_phase(self, crowd_picks=season < seasons - 1)
-            if season < seasons - 1:
-                self.end_of_season()
-        self.s.step = "game_end"
-        self.cause = "game_end"
-        return scoring.final_result(self)
-
-    def preparation(self) -> None:
-        """B9: new witch on trial, angry citizens on staying patients, refill patients, Septima markers."""
-        self.s.step = "preparation"
-        self.cause = "preparation"
-        self.s.turn = 0
-        if self.s.witch_deck:
-            self.s.chamber1 = self.s.witch_deck.pop()
-            if self.sink is not None:
-                self.note("witch_on_trial", TABLE, self.content.witches[self.s.chamber1].id)
-        for patient in self.s.patients.values():
-            patient.angry = 1
-        self.fill_patients()
-        self.prepare_septima()
-        for start_season in self.hooks.start_season:
-            start_season(self)
-
     def clone(self, policies: Sequence[Policy], seed: int) -> Game:
         """An independent copy of the game for simulations (search players): the per-game state copied field by
         field, the shared tables and content kept, the given policies, no event sink, and fresh random streams from
@@ -500,202 +361,46 @@ class Game:
         fx = self.s.fx
         return fx.card_options(self, p, opts) if fx.uses_card_options else opts
 
+    # ------------------------------------------------------------------------------------------------ flow
+    # The phases are functions in engine/flow.py; these are the names callers use and subclasses override.
+    def setup(self) -> None:
+        """B5-B6: the board, the draft and the goals (``flow.setup``)."""
+        flow.setup(self)
+
+    def play(self) -> GameResult:
+        """B2: the whole game; returns its result (``flow.play``)."""
+        return flow.play(self)
+
+    def play_from(
+        self, season0: int, turn0: int, forced: dict[int, int] | None = None, last_season: int | None = None
+    ) -> GameResult:
+        """Play on from moon phase `turn0` of season `season0`, some seats' first cards `forced`, ending after
+        `last_season` (``flow.play_from``)."""
+        return flow.play_from(self, season0, turn0, forced, last_season)
+
+    def preparation(self) -> None:
+        """B9: the start of a season (``flow.preparation``)."""
+        flow.preparation(self)
+
     def moon_phase(self, forced: dict[int, int] | None = None) -> None:
-        """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
-        s = self.s
-        players = s.players
-        if self.recorder is not None:
-            self.recorder.mark(self, False)
-        s.step = "select"
-        self.cause = "select"
-        for p in players:
-            p.raised = False
-        for start_phase in self.hooks.start_phase:
-            start_phase(self)
-        choices = [
-            forced[p.seat] if forced and p.seat in forced else self.ask(Kind.CARD, p.seat, self.card_options(p))
-            for p in players
-        ]
-        for seat, card in enumerate(choices):  # reveal
-            s.played[seat] = card
-            players[seat].hand[card] = False
-        for reveal in self.hooks.reveal:
-            reveal(self)
-        s.step = "resolve"
-        for before_turns in self.hooks.before_turns:
-            before_turns(self)
-        for seat in s.order:
-            self.resolve_turn(players[seat])
-        for after_turns in self.hooks.after_turns:
-            after_turns(self)
-        s.step = "hunter"
-        self.cause = "hunter"
-        for seat in s.order:
-            hunters.hunter_roll(self, players[seat])
-        s.step = "relocation"
-        self.cause = "relocation"
-        for seat in s.order:
-            hunters.relocate_hunter(self, players[seat])
-        self.end_moon_phase()
+        """B11-B17: one moon phase (``flow.moon_phase``)."""
+        flow.moon_phase(self, forced)
 
     def resolve_turn(self, p: Player) -> None:
-        """B12-B14 for one seat: optional pre-move, the card, the suspicion step, ritual progress. The ``action``
-        event opens the turn; every change the card makes follows as its own event (cause ``action:<card>``, or the
-        witch, spell, building... that made it)."""
-        seat, card = p.seat, self.s.played[p.seat]
-        prev = self.cause
-        self.cause = "premove"
-        opts = [p.vertex] + [v for v in self.board.neighbours[p.vertex] if v not in self.s.occupied]
-        dest = self.ask(Kind.PREMOVE, seat, opts)
-        if dest != p.vertex:
-            self.move_to(p, dest)
-        potions.offer_potions(self, p, before=True)  # reading practical_potions = "own-turn" only
-        others, septima = self.matched(seat, card)
-        oil = False
-        if others == 0 and not septima and not p.no_raise:  # S4: no effect that needs a raise in animal form
-            oil = potions.offer_ritual_oil(self, p)
-        matched = others > 0 or septima or oil
-        p.played[card] += 1
-        if others:
-            p.matches_players += 1
-        if septima:
-            p.matches_septima += 1
-        if self.sink is not None:
-            self.emit(
-                "action",
-                seat,
-                action=self.action_ids[card],
-                matched_players=others,
-                matched_septima=septima,
-                matched_other="ritual-oil" if oil else None,
-                cause=self.tables.action_cause[card],
-            )
-        self.cause = self.tables.action_cause[card]
-        actions.resolve_card(self, p, card, matched, card)
-        icon = self.icon[card]
-        effects.trigger(self, p, self.play_trigger[icon])
-        if self.s.fx.uses_on_play:  # Omens: a half that acts when an action is played
-            self.s.fx.on_play(self, p, icon)
-        if self.full:
-            ritual.offer_spells(self, p, icon)
-        self.suspicion_step(p, card, others, septima, oil)
-        if self.full and matched:
-            self.cause = "ritual_progress"
-            ritual.ritual_progress(self, p, icon)
-        potions.offer_potions(self, p)
-        self.cause = prev
+        """B12-B14: one seat's turn (``flow.resolve_turn``)."""
+        flow.resolve_turn(self, p)
 
     def suspicion_step(self, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
-        """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant (or Shapeshift) raises
-        none; Ritual Oil still raises 1. Modules may change it (S4: in animal form, unmatched -1, matched 0)."""
-        before = p.suspicion
-        r = self.rules
-        if self.icon[card] == self.chant:
-            raise_by = 0
-        else:
-            raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
-            if others and self.s.fx.uses_match_raise:
-                raise_by += self.s.fx.match_raise(self)  # Omens: Suspicious Allies
-            if oil:
-                raise_by += r.ritual_oil
-        for suspicion_change in self.hooks.suspicion_change:
-            raise_by = suspicion_change(self, p, bool(others or septima or oil), raise_by)
-        overflows = p.overflows
-        if raise_by < 0:
-            self.lower_suspicion(p, -raise_by, "match", "suspicion")
-        else:
-            self.raise_suspicion(p, raise_by, "match", "suspicion")
-        if self.sink is not None and p.suspicion == before and p.overflows == overflows:
-            self.emit(  # the step changed nothing: still one event per seat and turn
-                "suspicion",
-                p.seat,
-                suspicion_before=before,
-                suspicion_after=before,
-                cause="match",
-                detail=f"{raise_by:+d}",
-            )
+        """B13: the suspicion step of a turn (``flow.suspicion_step``)."""
+        flow.suspicion_step(self, p, card, others, septima, oil)
 
     def end_moon_phase(self) -> None:
-        """B17: Septima markers shift, played cards to discard, hunters stand, healed patients leave."""
-        s = self.s
-        s.step = "end_phase"
-        self.cause = "end_phase"
-        s.septima_right = s.septima_left
-        s.septima_left = s.septima_bag.pop() if s.septima_bag else -1
-        sink = self.sink is not None
-        if sink:
-            self.note("septima", TABLE, self._septima_markers())
-        returning = s.returning_card
-        for seat, p in enumerate(s.players):
-            card = s.played[seat]
-            if card == returning:
-                p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
-                if sink:
-                    self.note("hand", seat, f"+{self.action_ids[card]}")
-            else:
-                p.discard.append(card)
-            s.played[seat] = -1
-            s.remember_copy[seat] = -1
-            for sp in p.spells:
-                sp.used_turn = -1
-        for end_turn in self.hooks.end_turn:
-            end_turn(self)
-        if sink and not all(s.hunter_active):
-            self.note("hunters", TABLE, "all hunters stand")
-        for h in range(len(s.hunter_active)):
-            s.hunter_active[h] = True
-        for space in [sp for sp, pt in s.patients.items() if pt.healed_by]:
-            patient = s.patients.pop(space)
-            for potion in patient.remedies:
-                s.potion_supply[potion] += 1
-            s.patient_discard.append(patient.tile)
-            if sink:
-                self.note("patients", TABLE, f"healed patient leaves {space}")
-
-    def _septima_markers(self) -> str:
-        """The Septima's two revealed markers (right = this turn's), for an event."""
-        ids = self.action_ids
-        right = ids[self.s.septima_right] if self.s.septima_right >= 0 else "-"
-        left = ids[self.s.septima_left] if self.s.septima_left >= 0 else "-"
-        return f"right {right}, left {left}"
+        """B17: the end of a moon phase (``flow.end_moon_phase``)."""
+        flow.end_moon_phase(self)
 
     def end_of_season(self) -> None:
-        """B31: patients under the stack, season advances (new hunter in Winter and Summer), start player passes,
-        cards return to hand, spell market refreshes; ongoing spells and the Magic Mirror end."""
-        s = self.s
-        s.step = "season_end"
-        self.cause = "season_end"
-        sink = self.sink is not None
-        shuffle(self.rng_draw, s.patient_discard)
-        s.patient_stack[:0] = s.patient_discard
-        s.patient_discard = []
-        next_season = self.rules.seasons[s.season + 1]
-        if next_season in self.rules.hunter_enter_seasons:
-            taken = set(s.hunter_space)
-            free = [sp for sp in range(1, REGIONS + 1) if sp not in taken]
-            if free:
-                s.hunter_space.append(free[0])
-                s.hunter_active.append(True)
-                if sink:
-                    self.note("hunters", TABLE, f"hunter {len(s.hunter_space) - 1} enters on space {free[0]}")
-        s.start_player = (s.start_player + 1) % self.n
-        s.order = [(s.start_player + i) % self.n for i in range(self.n)]
-        for p in s.players:
-            if not self.keeps_discards:  # S6: with Shapeshifting, step 4 is skipped for everyone
-                for card in p.discard:
-                    p.hand[card] = True
-                if sink and p.discard:
-                    self.note("hand", p.seat, f"+{len(p.discard)} cards back from the discard")
-                p.discard = []
-            p.mirror = -1
-            for sp in p.spells:
-                sp.active = False
-        if self.full:
-            spells.refresh_market(self)
-        if sink:
-            self.emit("season_end", TABLE, detail=self.rules.seasons[s.season], cause="season_end")
-        for end_of_season in self.hooks.end_of_season:  # step 6: the next Omen takes effect
-            end_of_season(self)
+        """B31: the end of a season (``flow.end_of_season``)."""
+        flow.end_of_season(self)
 
 
 def play_game(
