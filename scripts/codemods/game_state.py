@@ -2,12 +2,13 @@
 
     python scripts/codemods/game_state.py                 # rewrite septima_sim/, tests/, scripts/ in place
     python scripts/codemods/game_state.py --check         # print what would change, write nothing (exit 1 if any)
-    python scripts/codemods/game_state.py PATH ...        # only these files or folders
+    python scripts/codemods/game_state.py PATH ...        # only these files or folders (another worktree's too)
 
 A receiver is a game when it is one of the names ``g``, ``g2``, ``game``, ``twin``, ``self._game``, ``self.game``,
 or ``self`` inside a class named ``Game`` or deriving from a class whose name ends in ``Game``. Only the attribute
-names in ``FIELDS`` (the slots of ``engine.game_state.GameState``) move; ``g.s.<field>`` is left alone, so a second
-run changes nothing (idempotent). Prints one line per rewritten site (``path:line: old -> new``) and a total.
+names in ``GameState.__slots__`` (read from ``septima_sim/engine/game_state.py`` of this script's tree, or
+``--fields-from``) move; ``g.s.<field>`` is left alone, so a second run changes nothing (idempotent). Prints one
+line per rewritten site (``path:line: old -> new``) and a total.
 The files that define the state records themselves (``engine/state.py``: a ``twin`` there is a Player,
 ``engine/game_state.py``) and this script are skipped. Hand-fix what it cannot see (a game under another name: the
 type checker and the tests find those).
@@ -16,56 +17,30 @@ type checker and the tests find those).
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
 from pathlib import Path
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-FIELDS = frozenset(
-    {
-        "buildings",
-        "chamber1",
-        "chamber2",
-        "crowd_angry",
-        "crowd_neutral",
-        "crystal_supply",
-        "decisions",
-        "drafted",
-        "first_player",
-        "fx",
-        "goal_deck",
-        "goals",
-        "goals_scored",
-        "hand_actions",
-        "hunter_active",
-        "hunter_space",
-        "lunar",
-        "market",
-        "occupied",
-        "order",
-        "patient_discard",
-        "patient_stack",
-        "patients",
-        "played",
-        "players",
-        "potion_supply",
-        "remember_copy",
-        "returning_card",
-        "season",
-        "seated",
-        "septima_bag",
-        "septima_left",
-        "septima_right",
-        "start_player",
-        "step",
-        "turn",
-        "witch_box",
-        "witch_deck",
-        "witches_off",
-    }
-)
-"""The GameState field names (kept here, not imported: the codemod runs on branches that have no GameState yet)."""
+STATE_FILE = Path(__file__).resolve().parents[2] / "septima_sim/engine/game_state.py"
+"""Where the field names come from: the ``__slots__`` of ``GameState`` in the tree this script sits in (read as text,
+not imported), so the codemod can be pointed at another branch's worktree that has no GameState yet."""
+
+
+def state_fields(path: Path) -> frozenset[str]:
+    """The names in ``GameState.__slots__`` of the file at `path`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == "GameState":
+            for stmt in node.body:
+                if isinstance(stmt, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__slots__" for t in stmt.targets
+                ):
+                    return frozenset(ast.literal_eval(stmt.value))
+    raise SystemExit(f"error: no GameState.__slots__ in {path}")
+
 
 GAME_NAMES = frozenset({"g", "g2", "game", "twin"})
 GAME_ATTRIBUTES = frozenset({"_game", "game"})  # self._game / self.game
@@ -90,8 +65,9 @@ class ToGameState(cst.CSTTransformer):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, wrapper: MetadataWrapper) -> None:
+    def __init__(self, wrapper: MetadataWrapper, fields: frozenset[str]) -> None:
         super().__init__()
+        self.fields = fields
         self.positions = wrapper.resolve(PositionProvider)
         self.classes: list[bool] = []  # per enclosing class: is it a Game
         self.sites: list[tuple[int, str, str]] = []
@@ -116,7 +92,7 @@ class ToGameState(cst.CSTTransformer):
         )
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        if original.attr.value not in FIELDS or not self._is_game(original.value):
+        if original.attr.value not in self.fields or not self._is_game(original.value):
             return updated
         moved = updated.with_changes(value=cst.Attribute(value=updated.value, attr=cst.Name("s")))
         line = self.positions[original].start.line
@@ -125,11 +101,11 @@ class ToGameState(cst.CSTTransformer):
         return moved
 
 
-def rewrite(path: Path, write: bool) -> int:
+def rewrite(path: Path, fields: frozenset[str], write: bool) -> int:
     """Rewrite one file (or only report when `write` is false); returns the number of sites."""
     source = path.read_text(encoding="utf-8")
     wrapper = MetadataWrapper(cst.parse_module(source))
-    transformer = ToGameState(wrapper)
+    transformer = ToGameState(wrapper, fields)
     result = wrapper.visit(transformer)
     shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
     for line, old, new in transformer.sites:
@@ -151,11 +127,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: septima_sim tests scripts)")
     parser.add_argument("--check", action="store_true", help="report what would change; write nothing")
+    parser.add_argument("--fields-from", type=Path, default=STATE_FILE, help="the game_state.py naming the fields")
     args = parser.parse_args()
+    fields = state_fields(args.fields_from)
     root = Path(__file__).resolve().parents[2]
     paths = args.paths or [root / r for r in ROOTS]
     files = python_files(paths)
-    counts = {f: rewrite(f, not args.check) for f in files}
+    counts = {f: rewrite(f, fields, not args.check) for f in files}
     changed = {f: n for f, n in counts.items() if n}
     verb = "would rewrite" if args.check else "rewrote"
     print(f"{verb} {sum(changed.values())} sites in {len(changed)} files ({len(files)} files read)")
