@@ -80,9 +80,9 @@ SHARED = {
     "space_order",
     "action_defaults",
     "hooks",
-    "fx",
 }
-"""Clone attributes shared with the game on purpose: static content, read-only tables, immutable rule effects."""
+"""Clone attributes shared with the game on purpose: static content, read-only tables (the state ``s`` is checked
+field by field)."""
 
 
 def fields(obj: object) -> dict[str, object]:
