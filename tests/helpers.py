@@ -100,9 +100,9 @@ def make_game(
     for policy in pols:
         policy.log.clear()  # setup decisions (draft, start vertex) are not part of the rule under test
     if isolate:
-        for p in g.players:
+        for p in g.s.players:
             p.coven = []
-        g.buildings = {}
+        g.s.buildings = {}
     return g
 
 
@@ -127,10 +127,10 @@ def vertex_of(g: Game, *area_ids: str) -> int:
 
 def place(g: Game, p: Player, vertex: int) -> None:
     """Put a leader on a vertex, moving any other leader standing there to a far free vertex."""
-    for q in g.players:
+    for q in g.s.players:
         if q is not p and q.vertex == vertex:
             far = max(
-                (v for v in range(g.board.n_vertices) if v not in g.occupied and v != vertex),
+                (v for v in range(g.board.n_vertices) if v not in g.s.occupied and v != vertex),
                 key=lambda v: (g.board.dist[vertex][v], -v),
             )
             g.move_to(q, far)
@@ -155,7 +155,7 @@ def disease(g: Game, disease_id: str) -> int:
 
 def set_res(g: Game, seat: int, **amounts: int) -> None:
     """Set a player's resources exactly (Crystals go through the supply)."""
-    p = g.players[seat]
+    p = g.s.players[seat]
     g.pay_res(p, CRYSTAL, p.res[CRYSTAL])
     p.res = [0] * 6
     for name, n in amounts.items():

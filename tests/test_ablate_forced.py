@@ -50,12 +50,12 @@ def test_the_forced_witch_is_in_the_seats_coven_at_game_start_in_every_game(tmp_
     for seed in range(150):
         g = Game(GameConfig(players=players, mode="basic"), pack, [RandomPolicy() for _ in range(players)], seed)
         g.setup()
-        assert 5 in g.players[players - 1].coven and 5 in g.drafted[players - 1]
-        assert 0 in g.players[0].coven and 0 in g.drafted[0]
-        others = [w for p in g.players[1 : players - 1] for w in p.coven]
-        assert 5 not in others and 0 not in others and {0, 5}.isdisjoint(g.witch_deck)
-        assert g.chamber1 not in (0, 5)
-        assert all(len(p.coven) == pack.rules.witches_kept for p in g.players)
+        assert 5 in g.s.players[players - 1].coven and 5 in g.s.drafted[players - 1]
+        assert 0 in g.s.players[0].coven and 0 in g.s.drafted[0]
+        others = [w for p in g.s.players[1 : players - 1] for w in p.coven]
+        assert 5 not in others and 0 not in others and {0, 5}.isdisjoint(g.s.witch_deck)
+        assert g.s.chamber1 not in (0, 5)
+        assert all(len(p.coven) == pack.rules.witches_kept for p in g.s.players)
 
 
 def test_a_seat_outside_the_player_count_is_ignored(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_a_seat_outside_the_player_count_is_ignored(tmp_path: Path) -> None:
                  for c in (pack, plain)]
         for g in games:
             g.setup()
-        assert [p.coven for p in games[0].players] == [p.coven for p in games[1].players]
+        assert [p.coven for p in games[0].s.players] == [p.coven for p in games[1].s.players]
 
 
 def test_the_planted_witch_forced_to_a_seat_raises_that_seats_win_rate(tmp_path: Path) -> None:

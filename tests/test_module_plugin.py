@@ -33,7 +33,7 @@ class Tithe(Module):
         return twin
 
     def end_of_season(self, g):
-        for p in g.players:
+        for p in g.s.players:
             g.gain_wisdom(p, 1, "other")
             self.paid += 1
 

@@ -35,8 +35,8 @@ def og(content: Content, players: int = 2, deck: tuple[str, ...] = (), shapeshif
     pols = [Scripted(**rules) for _ in range(players)]
     g = Game(GameConfig(players, omens=True, omen_deck=deck, shapeshifting=shapeshift), content, pols, 0)
     g.setup()
-    g.buildings = {}
-    for p in g.players:
+    g.s.buildings = {}
+    for p in g.s.players:
         p.coven = []
     return g
 
@@ -84,12 +84,12 @@ def both(g: Game, card_id: str, side: str, scenario) -> tuple[object, object]:
 )
 def test_o3_threshold_decides_the_half(content: Content, suspicions: tuple[int, ...], half: str) -> None:
     g = og(content, len(suspicions), deck=("paranoia", "golden-cauldron", "era-of-healing"))
-    for p, s in zip(g.players, suspicions, strict=True):
+    for p, s in zip(g.s.players, suspicions, strict=True):
         p.suspicion = s
-    assert g.fx.id == ""  # O2: no Omen in Autumn
+    assert g.s.fx.id == ""  # O2: no Omen in Autumn
     om(g).end_of_season(g)
     assert om(g).cards == ["paranoia"] and om(g).halves == [half] and om(g).side == half
-    assert g.fx.id == ("raise_costs_wisdom" if half == "dark" else "on_play")
+    assert g.s.fx.id == ("raise_costs_wisdom" if half == "dark" else "on_play")
 
 
 @pytest.mark.parametrize(("widow", "half"), [(3, "dark"), (2, "bright")])
@@ -98,7 +98,7 @@ def test_o3_solo_threshold_8_counts_the_widow(content: Content, widow: int, half
     g = Game(GameConfig(1, omens=True), content, [Scripted()], 0)
     g.setup()
     assert g.module("solo") is not None
-    g.players[0].suspicion, g.module("solo").suspicion = 5, widow
+    g.s.players[0].suspicion, g.module("solo").suspicion = 5, widow
     om(g).end_of_season(g)
     assert om(g).halves == [half]
 
@@ -109,7 +109,7 @@ def test_o3_threshold_is_content(content: Content) -> None:
     pack = load_content(overrides={"omens.threshold.4": 17})
     g = Game(GameConfig(4, omens=True), pack, [Scripted() for _ in range(4)], 0)
     g.setup()
-    for p in g.players:
+    for p in g.s.players:
         p.suspicion = 4
     om(g).end_of_season(g)
     assert om(g).halves == ["bright"]
@@ -173,19 +173,19 @@ def test_sweep_puts_each_card_in_each_position_once(content: Content) -> None:
 def test_o5_sabbath_resolves_first_at_game_end_for_both_trials(content: Content, side: str) -> None:
     g = og(content, 2, deck=("paranoia", "golden-cauldron", "era-of-healing"))
     om(g).deck = om(g).deck[-1:]
-    g.season = 3
-    for p in g.players:
+    g.s.season = 3
+    for p in g.s.players:
         p.suspicion = 8 if side == "dark" else 0
         p.wisdom = p.src[g_index("other")] = 10
     # both trials of the last season: seat 0 won the first, seat 1 the second (seat 0 absent), one earlier trial
     om(g).trials = [(2, 0, 0b01), (3, 0, 0b11), (3, 1, 0b10)]
     om(g).game_end(g)
-    assert om(g).cards == ["witches-sabbath"] and om(g).halves == [side] and g.fx.id == ""
-    omen_src = [p.src[g_index("omens")] for p in g.players]
+    assert om(g).cards == ["witches-sabbath"] and om(g).halves == [side] and g.s.fx.id == ""
+    omen_src = [p.src[g_index("omens")] for p in g.s.players]
     if side == "bright":  # 2 Wisdom per trial of the last season won
-        assert omen_src == [2, 2] and [p.wisdom for p in g.players] == [12, 12]
+        assert omen_src == [2, 2] and [p.wisdom for p in g.s.players] == [12, 12]
     else:  # -2 per trial of the last season without a loyal citizen in it
-        assert omen_src == [-2, 0] and [p.wisdom for p in g.players] == [8, 10]
+        assert omen_src == [-2, 0] and [p.wisdom for p in g.s.players] == [8, 10]
 
 
 def g_index(source: str) -> int:
@@ -200,12 +200,12 @@ def g_index(source: str) -> int:
 def test_era_of_healing_any_remedy_patient_track_except_edith(content: Content) -> None:
     covers(("era-of-healing", "bright"))
     g = og(content, heal=first_active)
-    p = g.players[0]
+    p = g.s.players[0]
     place(g, p, vertex_of(g, "east-quarry", "northgate", "river-meadow"))
     inf, par = disease(g, "infected"), disease(g, "paralyzed")
 
     def heal() -> tuple[int, ...]:
-        g.patients = {"red-2": Patient(0, inf, "red-2", g.board.patient_spaces["red-2"])}
+        g.s.patients = {"red-2": Patient(0, inf, "red-2", g.board.patient_spaces["red-2"])}
         p.tracks = [0, 0, 0]
         p.potions[g.potion_index["paralysis-remedy"]] = 1
         actions.heal(g, p, False, action(g, "heal"))
@@ -222,18 +222,18 @@ def test_era_of_healing_any_remedy_patient_track_except_edith(content: Content) 
 def test_era_of_epidemic_marks_a_witch_off_and_exiles_it_at_season_end(content: Content) -> None:
     covers(("era-of-healing", "dark"))
     g = og(content, deck=("era-of-healing", "paranoia", "golden-cauldron"))
-    p = g.players[0]
+    p = g.s.players[0]
     hazel, tommy = witch(g, "hazel"), witch(g, "tommy")
     p.coven = [hazel, tommy]
     g.policies[0].rules[Kind.OMEN] = tommy
-    for q in g.players:
+    for q in g.s.players:
         q.suspicion = 4
     om(g).end_of_season(g)
-    assert g.fx.id == "exile_witch" and om(g).marked[0] == tommy
+    assert g.s.fx.id == "exile_witch" and om(g).marked[0] == tommy
     assert [ab for ab in abilities.abilities(g, p)] == [g.content.witches[hazel].ability]
     om(g).end_of_season(g)  # the end of that season
-    assert p.coven == [hazel] and tommy in g.witch_box and om(g).marked == [-1, -1]
-    q = g.players[1]
+    assert p.coven == [hazel] and tommy in g.s.witch_box and om(g).marked == [-1, -1]
+    q = g.s.players[1]
     q.coven = [hazel]
     assert list(abilities.abilities(g, q)) == [g.content.witches[hazel].ability]  # no mark without the Omen
 
@@ -247,7 +247,7 @@ def test_era_of_epidemic_marks_a_witch_off_and_exiles_it_at_season_end(content: 
 )
 def test_hermits_change_the_offering(content: Content, side: str, paid: int) -> None:
     g = og(content, pay=first_active)
-    p = g.players[0]
+    p = g.s.players[0]
 
     def enter_row_6() -> tuple[int, int]:
         p.res = [3, 0, 0, 0, 0, 0]
@@ -274,14 +274,14 @@ def test_wave_of_sympathy_and_search_warrant(content: Content, side: str, normal
     covers(("wave-of-sympathy", side))
     g = og(content, **{Kind.CROWD_PICK: first_active})
     on(g, "wave-of-sympathy", side)
-    assert tuple(g.fx.trial_picks(g, k) for k in normal) == expected
-    p = g.players[0]
+    assert tuple(g.s.fx.trial_picks(g, k) for k in normal) == expected
+    p = g.s.players[0]
 
     def picks_after_trials() -> int:
-        for q in g.players:
+        for q in g.s.players:
             q.crowd = 0
         p.crowd = 4  # 2 picks normally
-        g.chamber1, g.chamber2 = -1, []
+        g.s.chamber1, g.s.chamber2 = -1, []
         g.policies[0].log.clear()
         trials.trial_phase(g, crowd_picks=True)
         return len(g.policies[0].asked(Kind.CROWD_PICK))
@@ -299,7 +299,7 @@ def test_wave_of_sympathy_and_search_warrant(content: Content, side: str, normal
 def test_alchemists_gift_any_ingredients_and_with_toad(content: Content) -> None:
     covers(("alchemists-gift", "bright"))
     g = og(content)
-    p = g.players[0]
+    p = g.s.players[0]
     love, flying, infection, blind = (
         g.potion_index[x] for x in ("love-potion", "flying-ointment", "infection-remedy", "blindness-remedy")
     )
@@ -322,7 +322,7 @@ def test_alchemists_gift_any_ingredients_and_with_toad(content: Content) -> None
 def test_soured_brews_limits_brewing(content: Content) -> None:
     covers(("alchemists-gift", "dark"))
     g = og(content, brew=first_active)
-    p = g.players[0]
+    p = g.s.players[0]
 
     def brew() -> int:
         p.res = [9, 9, 9, 9, 9, 0]
@@ -336,7 +336,7 @@ def test_soured_brews_limits_brewing(content: Content) -> None:
 def test_golden_cauldron_free_practical_potion_as_a_fourth(content: Content) -> None:
     covers(("golden-cauldron", "bright"))
     g = og(content, brew=first_active, **{Kind.OMEN: first_active})
-    p = g.players[0]
+    p = g.s.players[0]
 
     def brew(n: int) -> int:
         p.res = [9, 9, 9, 9, 9, 0]
@@ -355,7 +355,7 @@ def test_golden_cauldron_free_practical_potion_as_a_fourth(content: Content) -> 
 def test_empowering_constellation_readies_one_more_but_not_as_a_crowd_pick(content: Content) -> None:
     covers(("empowering-constellation", "bright"))
     g = og(content, **{Kind.CROWD_PICK: 4, Kind.PAY: first_active})
-    p = g.players[0]
+    p = g.s.players[0]
 
     def ready(via_pick: bool) -> int:
         p.spells = [SpellCard(spell(g, s)) for s in ("root-growth", "stone-skin", "herbal-lore")]
@@ -375,20 +375,20 @@ def test_empowering_constellation_readies_one_more_but_not_as_a_crowd_pick(conte
 def test_festival_of_guilds_and_guild_strike(content: Content) -> None:
     covers(("festival-of-guilds", "bright"), ("festival-of-guilds", "dark"))
     g = og(content)
-    p = g.players[0]
+    p = g.s.players[0]
     apothecary = next(i for i, b in enumerate(content.buildings) if b.id == "apothecary")
     here = g.board.vertex_areas[p.vertex]
     far = next(i for i, a in enumerate(content.areas) if a.town and i not in here)
-    g.buildings = {far: apothecary}
+    g.s.buildings = {far: apothecary}
     discount = lambda: passives.passive(g, p, "brew_discount")  # noqa: E731
     assert both(g, "festival-of-guilds", "bright", discount) == (0, 1)  # no adjacency needed
-    g.buildings = {here[0]: apothecary}
+    g.s.buildings = {here[0]: apothecary}
     assert both(g, "festival-of-guilds", "dark", discount) == (1, 0)  # Guild Strike: closed
     on(g, "festival-of-guilds", "bright")  # outcrops still need adjacency
     v = next(
         v
         for v in range(g.board.n_vertices)
-        if v not in g.occupied and not any(content.areas[a].outcrop for a in g.board.vertex_areas[v])
+        if v not in g.s.occupied and not any(content.areas[a].outcrop for a in g.board.vertex_areas[v])
     )
     place(g, p, v)
     crystals = p.res[CRYSTAL]
@@ -398,19 +398,19 @@ def test_festival_of_guilds_and_guild_strike(content: Content) -> None:
 
 def _judge(g: Game, witch_id: str, first: bool) -> None:
     """Seat 0 wins an acquittal of the witch (two loyal citizens seated, nobody else in the crowd)."""
-    g.crowd_neutral = g.crowd_angry = 0
-    for q in g.players:
+    g.s.crowd_neutral = g.s.crowd_angry = 0
+    for q in g.s.players:
         q.crowd = 0
         q.supply = 4
     w = witch(g, witch_id)
-    g.chamber1 = w if first else -1
+    g.s.chamber1 = w if first else -1
     trials.judge(g, w, [0, 0])
 
 
 @pytest.mark.parametrize("card_side", covers(("spiritual-link", "bright")))
 def test_spiritual_link_uses_the_judged_witch_once(content: Content, card_side: tuple[str, str]) -> None:
     g = og(content, **{Kind.OMEN: 1, Kind.RECRUIT: 0})
-    p, q = g.players
+    p, q = g.s.players
 
     def aylana_acquitted() -> int:  # Aylana: 2 Wisdom when playing Remember
         p.wisdom = p.src[g_index("trials")] = p.src[g_index("omens")] = 0
@@ -446,7 +446,7 @@ def test_spiritual_link_uses_the_judged_witch_once(content: Content, card_side: 
 )
 def test_trial_wisdom_halves(content: Content, card_id: str, extra: int) -> None:
     g = og(content, **{Kind.RECRUIT: 0})
-    p = g.players[0]
+    p = g.s.players[0]
     side = "dark" if extra < 0 else "bright"
 
     def won() -> int:
@@ -461,7 +461,7 @@ def test_trial_wisdom_halves(content: Content, card_id: str, extra: int) -> None
 def test_paranoia_each_raise_costs_two_even_if_lowered_right_after(content: Content) -> None:
     covers(("paranoia", "dark"))
     g = og(content)
-    p = g.players[0]
+    p = g.s.players[0]
 
     def raise_then_lower() -> int:
         p.wisdom = 10
@@ -478,7 +478,7 @@ def test_paranoia_each_raise_costs_two_even_if_lowered_right_after(content: Cont
 def test_suspicious_allies_matching_a_player_raises_one_more(content: Content) -> None:
     covers(("suspicious-allies", "dark"))
     g = og(content)
-    p = g.players[0]
+    p = g.s.players[0]
 
     def step(others: int, septima: bool) -> int:
         p.suspicion = 0
@@ -494,23 +494,23 @@ def test_suspicious_allies_matching_a_player_raises_one_more(content: Content) -
 def test_broken_memories_remember_cannot_be_played_so_no_serpent(content: Content) -> None:
     covers(("broken-memories", "dark"))
     g = og(content)
-    p = g.players[0]
+    p = g.s.players[0]
     rem = action(g, "remember")
     assert both(g, "broken-memories", "dark", lambda: rem in g.card_options(p)) == (True, False)
     p.hand = [i == rem for i in range(len(p.hand))]
     assert g.card_options(p) == [rem]  # nothing else in hand: it is the only card left
-    s = og(content, shapeshift=True)
-    on(s, "broken-memories", "dark")
-    q = s.players[0]
-    animal_seat(s, q).form = next(i for i, a in enumerate(content.animals) if a.id == "serpent")
-    s.module("shapeshifting").start_phase(s)
-    assert rem not in s.card_options(q) and s.card_options(q)  # the Serpent's ability needs Remember
+    g2 = og(content, shapeshift=True)
+    on(g2, "broken-memories", "dark")
+    q = g2.s.players[0]
+    animal_seat(g2, q).form = next(i for i, a in enumerate(content.animals) if a.id == "serpent")
+    g2.module("shapeshifting").start_phase(g2)
+    assert rem not in g2.card_options(q) and g2.card_options(q)  # the Serpent's ability needs Remember
 
 
 def test_confused_memories_no_coven_or_animal_abilities_but_the_mirror(content: Content) -> None:
     covers(("confused-memories", "dark"))
     g = og(content, shapeshift=True)
-    p = g.players[0]
+    p = g.s.players[0]
     p.coven = [witch(g, "hazel")]
     p.mirror = witch(g, "tommy")
     in_force = lambda: [a.effects[0].kind for a in abilities.abilities(g, p)]  # noqa: E731
@@ -520,7 +520,7 @@ def test_confused_memories_no_coven_or_animal_abilities_but_the_mirror(content: 
     def toad_brews() -> str:
         animal_seat(g, p).form = toad
         g.module("shapeshifting").start_phase(g)
-        g.played[p.seat] = action(g, "brew")
+        g.s.played[p.seat] = action(g, "brew")
         g.module("shapeshifting").reveal(g)
         return p.fx.id
 
@@ -540,14 +540,14 @@ ON_PLAY = {
 @pytest.mark.parametrize("half", covers(*ON_PLAY))
 def test_on_play_bright_halves(content: Content, half: tuple[str, str]) -> None:
     g = og(content)
-    p = g.players[0]
+    p = g.s.players[0]
     act, measure = ON_PLAY[half]
 
     def play(a: str) -> int:
         p.suspicion, p.supply = 4, 4
         before = measure(p)
-        if g.fx.id:
-            g.fx.on_play(g, p, action(g, a))
+        if g.s.fx.id:
+            g.s.fx.on_play(g, p, action(g, a))
         return measure(p) - before
 
     assert both(g, *half, lambda: play(act)) == (0, 1)
@@ -557,11 +557,11 @@ def test_on_play_bright_halves(content: Content, half: tuple[str, str]) -> None:
 
 def test_serenity_applies_to_shapeshift_through_the_turn(content: Content) -> None:
     g = og(content, shapeshift=True)
-    p = g.players[0]
+    p = g.s.players[0]
     on(g, "paranoia", "bright")
     p.suspicion = 5
-    g.played = [action(g, "shapeshift"), action(g, "collect")]
-    g.septima_right = action(g, "plead")  # unmatched
+    g.s.played = [action(g, "shapeshift"), action(g, "collect")]
+    g.s.septima_right = action(g, "plead")  # unmatched
     g.resolve_turn(p)
     assert p.suspicion == 4  # the Shapeshift card carries the Chant icon
 
@@ -580,18 +580,18 @@ PENALTY = {
 @pytest.mark.parametrize("half", covers(*PENALTY))
 def test_play_penalty_dark_halves(content: Content, half: tuple[str, str]) -> None:
     g = og(content)
-    p = g.players[0]
+    p = g.s.players[0]
 
     def play(a: str) -> int:
         p.wisdom = 5
-        if g.fx.id:
-            g.fx.on_play(g, p, action(g, a))
+        if g.s.fx.id:
+            g.s.fx.on_play(g, p, action(g, a))
         return p.wisdom
 
     assert both(g, *half, lambda: play(PENALTY[half])) == (5, 4)
     assert play("chant") == 5
     p.wisdom = 0
-    g.fx.on_play(g, p, action(g, PENALTY[half]))
+    g.s.fx.on_play(g, p, action(g, PENALTY[half]))
     assert p.wisdom == 0  # never below 0
 
 
@@ -606,18 +606,18 @@ SEASON_START = {
 def test_season_start_bright_halves(content: Content, half: tuple[str, str]) -> None:
     g = og(content, 2, deck=(half[0], "paranoia", "golden-cauldron"))
     measure = SEASON_START[half]
-    before = [measure(p) for p in g.players]
+    before = [measure(p) for p in g.s.players]
     om(g).end_of_season(g)  # total suspicion 4 < 8: bright
     assert om(g).halves == ["bright"]
-    assert [measure(p) - b for p, b in zip(g.players, before, strict=True)] == [1, 1]
+    assert [measure(p) - b for p, b in zip(g.s.players, before, strict=True)] == [1, 1]
     om(g).end_of_season(g)  # the next Omen gives nothing of this kind
-    assert [measure(p) - b for p, b in zip(g.players, before, strict=True)] == [1, 1]
+    assert [measure(p) - b for p, b in zip(g.s.players, before, strict=True)] == [1, 1]
 
 
 def test_drought_pays_resources_or_wisdom(content: Content) -> None:
     covers(("blessed-waters", "dark"))
     g = og(content, 2, deck=("blessed-waters", "paranoia", "golden-cauldron"))
-    p, q = g.players
+    p, q = g.s.players
     p.res, q.res = [0, 0, 0, 0, 0, 1], [2, 1, 0, 0, 0, 0]
     p.wisdom, q.wisdom = 5, 5
     p.suspicion = q.suspicion = 4
@@ -640,7 +640,7 @@ class Watched(Game):
 
     def end_moon_phase(self) -> None:
         super().end_moon_phase()
-        for p in self.players:
+        for p in self.s.players:
             assert -1 <= p.suspicion <= 8 and len(p.coven) <= 4 and p.wisdom >= 0
             assert sum(p.src) == p.wisdom
 

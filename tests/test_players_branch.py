@@ -20,10 +20,11 @@ def public(g: Game) -> tuple[object, ...]:
     seats = tuple(
         (p.vertex, p.suspicion, p.wisdom, tuple(p.res), p.charms, tuple(p.potions), tuple(p.hand), tuple(p.discard),
          tuple(p.coven), p.crowd, tuple(p.tracks), p.ritual_row, p.ritual_col)
-        for p in g.players
+        for p in g.s.players
     )  # fmt: skip
-    board = (tuple(sorted(g.patients)), tuple(g.hunter_space), tuple(g.hunter_active), g.chamber1, tuple(g.chamber2))
-    return seats, board, tuple(g.played), (g.season, g.turn), tuple(g.goals[0])
+    s = g.s
+    board = (tuple(sorted(s.patients)), tuple(s.hunter_space), tuple(s.hunter_active), s.chamber1, tuple(s.chamber2))
+    return seats, board, tuple(s.played), (s.season, s.turn), tuple(s.goals[0])
 
 
 class Prober:

@@ -45,14 +45,14 @@ class CheckedGame(Game):
 
     # -- per turn
     def moon_phase(self, *args: object, **kwargs: object) -> None:
-        if self.season != self.counting_season:
-            self.counting_season = self.season
+        if self.s.season != self.counting_season:
+            self.counting_season = self.s.season
             self.plays = [Counter() for _ in range(self.n)]
             self.returns = [Counter() for _ in range(self.n)]
-        hands = [list(p.hand) for p in self.players]
+        hands = [list(p.hand) for p in self.s.players]
         super().moon_phase(*args, **kwargs)  # type: ignore[arg-type]
-        self.turns_played.append((self.season, self.turn))
-        for s, p in enumerate(self.players):
+        self.turns_played.append((self.s.season, self.s.turn))
+        for s, p in enumerate(self.s.players):
             card = p.discard[-1]
             assert hands[s][card], f"seat {s} played card {card} that was not in hand"
             self.plays[s][card] += 1
@@ -60,11 +60,11 @@ class CheckedGame(Game):
                 if after and not before:  # returned to hand during the turn (Vision of the Past)
                     self.returns[s][c] += 1
             for c, n in self.plays[s].items():
-                assert n <= 1 + self.returns[s][c], f"seat {s} played card {c} {n} times in season {self.season}"
+                assert n <= 1 + self.returns[s][c], f"seat {s} played card {c} {n} times in season {self.s.season}"
         self.check()
-        vertices = [p.vertex for p in self.players]
+        vertices = [p.vertex for p in self.s.players]
         assert len(set(vertices)) == self.n, f"two leaders share a vertex at turn end: {vertices}"
-        assert self.occupied == set(vertices)
+        assert self.s.occupied == set(vertices)
 
     def preparation(self, *args: object, **kwargs: object) -> None:
         self.check()  # after the previous trial phase and end of season
@@ -73,22 +73,22 @@ class CheckedGame(Game):
 
     def check(self) -> None:
         r = self.rules
-        seated = Counter(s for chamber in self.seated for s in chamber)
-        for p in self.players:
+        seated = Counter(s for chamber in self.s.seated for s in chamber)
+        for p in self.s.players:
             assert r.suspicion_min <= p.suspicion <= r.suspicion_max, f"seat {p.seat} suspicion {p.suspicion}"
             assert len(p.coven) <= r.max_witches, f"seat {p.seat} has {len(p.coven)} witches"
             assert p.supply >= 0 and p.crowd >= 0
             assert p.supply + p.crowd + seated[p.seat] == r.loyal_citizens, f"seat {p.seat} citizens not conserved"
             assert p.wisdom >= 0
             assert all(x >= 0 for x in p.res) and all(x >= 0 for x in p.potions) and p.charms >= 0
-        assert self.crystal_supply + sum(p.res[CRYSTAL] for p in self.players) == 16
-        on_patients = Counter(pot for pt in self.patients.values() for pot in pt.remedies)
+        assert self.s.crystal_supply + sum(p.res[CRYSTAL] for p in self.s.players) == 16
+        on_patients = Counter(pot for pt in self.s.patients.values() for pot in pt.remedies)
         for i in range(len(self.content.potions)):
-            held = sum(p.potions[i] for p in self.players)
-            assert self.potion_supply[i] + held + on_patients[i] == r.potion_supply, f"potion {i} not conserved"
-        assert len(self.patients) <= r.patients_on_board[self.n]
-        assert len(self.hunter_space) == len(set(self.hunter_space)) <= 4
-        assert self.crowd_angry == 0 or self.step == "trial"
+            held = sum(p.potions[i] for p in self.s.players)
+            assert self.s.potion_supply[i] + held + on_patients[i] == r.potion_supply, f"potion {i} not conserved"
+        assert len(self.s.patients) <= r.patients_on_board[self.n]
+        assert len(self.s.hunter_space) == len(set(self.s.hunter_space)) <= 4
+        assert self.s.crowd_angry == 0 or self.s.step == "trial"
 
 
 def play_checked(content: Content, players: int, mode: str, seed: int) -> CheckedGame:
@@ -97,7 +97,7 @@ def play_checked(content: Content, players: int, mode: str, seed: int) -> Checke
     g.check()
     assert g.turns_played == [(s, t) for s in range(4) for t in range(5)]
     assert result.game["turns"] == 20
-    for row, p in zip(result.players, g.players, strict=True):
+    for row, p in zip(result.players, g.s.players, strict=True):
         assert sum(row[f"wisdom_{s}"] for s in SOURCES) == row["wisdom"] == p.wisdom  # type: ignore[misc]
         assert row["wisdom_penalties"] <= 0  # type: ignore[operator]
     return g

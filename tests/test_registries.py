@@ -36,7 +36,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("config.py", "'shapeshifting' in names"): "the legacy GameConfig flags of the two expansions",
     ("config.py", "'omens' in names"): "the legacy GameConfig flags of the two expansions",
     ("game.py", "kind == 'action'"): "an output event's kind, not content",
-    ("view.py", "g.step == 'select'"): "the search replay stops at the game's selection step (flow, not content)",
+    ("view.py", "g.s.step == 'select'"): "the search replay stops at the game's selection step (flow, not content)",
     ("modules/shapeshifting.py", "record['kind'] == 'action'"): "an output event's kind, not content",
     ("modules/widow.py", "'shapeshifting' in g.config.modules"): "S9: the solo rule that reads whether a module is on",
     ("passives.py", "e.kind == 'passive'"): "building the per-pack table",
@@ -130,7 +130,7 @@ def test_passive_and_trigger_tables_answer_what_the_abilities_in_force_say(
     g = make_game(content, players=2, mode="full" if full else "basic", isolate=False)
     ran: list[Effect] = []
     monkeypatch.setattr(effects, "_EFFECTS", {kind: lambda g, p, e: ran.append(e) for kind in effects._EFFECTS})
-    p = g.players[0]
+    p = g.s.players[0]
     n_witches = len(content.witches)
     checked = 0
     for coven in itertools.combinations(range(n_witches), 2):
@@ -149,4 +149,4 @@ def test_passive_and_trigger_tables_answer_what_the_abilities_in_force_say(
                 trigger(g, p, when)
                 assert ran == [e for ab in in_force if ab.trigger == when for e in ab.effects]
             checked += 1
-    assert checked > 100 and g.buildings
+    assert checked > 100 and g.s.buildings

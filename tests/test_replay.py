@@ -101,15 +101,15 @@ def test_snapshots_hold_no_hidden_information(content: Content) -> None:
     game.setup()
     before = public_state(game)
     rng = random.Random(1)
-    for pile in (game.witch_deck, game.patient_stack, game.septima_bag, game.goal_deck):
+    for pile in (game.s.witch_deck, game.s.patient_stack, game.s.septima_bag, game.s.goal_deck):
         rng.shuffle(pile)
     deck = game.module("omens").deck  # type: ignore[attr-defined]
     hidden = deck[1:-1]  # the face-up next card and the Sabbath at the bottom are public (O1)
     rng.shuffle(hidden)
     deck[1:-1] = hidden
-    for row in game.market:
+    for row in game.s.market:
         rng.shuffle(row.deck)
-    game.goals = game.goals[1:] + game.goals[:1]
+    game.s.goals = game.s.goals[1:] + game.s.goals[:1]
     assert public_state(game) == before
     assert "goals" not in json.dumps(before)
 

@@ -60,7 +60,7 @@ def used_spell(p: Player) -> SpellCard:
 def test_b12_also_ritual_bonus_first_pays_the_offering(content: Content) -> None:
     pol = Scripted(**{Kind.ALSO_ORDER: 1, Kind.RITUAL_BONUS: HERB, Kind.PAY: first_active})
     g = make_game(content, policies=[pol, Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     res(g, p)
     p.ritual_row = 5  # row 6 is a ribbon with an offering: nothing to pay it with before the bonus
     actions.ritual(g, p, True, action(g, "ritual"))
@@ -71,7 +71,7 @@ def test_b12_also_ritual_bonus_first_pays_the_offering(content: Content) -> None
 
 def test_b12_also_ritual_main_first_when_chosen(content: Content) -> None:
     g = make_game(content, policies=[Scripted(**{Kind.ALSO_ORDER: 0, Kind.RITUAL_BONUS: HERB}), Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     res(g, p)
     p.ritual_row = 5
     actions.ritual(g, p, True, action(g, "ritual"))
@@ -81,7 +81,7 @@ def test_b12_also_ritual_main_first_when_chosen(content: Content) -> None:
 def test_b12_also_order_not_asked_when_no_ribbon_is_entered(content: Content) -> None:
     pol = Scripted(**{Kind.RITUAL_BONUS: HERB})
     g = make_game(content, policies=[pol, Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     p.ritual_row = 2  # row 3 has no ribbon: the order cannot matter
     actions.ritual(g, p, True, action(g, "ritual"))
     assert pol.asked(Kind.ALSO_ORDER) == [] and p.ritual_row == 3
@@ -94,7 +94,7 @@ def test_b12_also_order_asked_when_remember_copies_ritual(content: Content) -> N
     )
     g = make_game(content, policies=[pol, Scripted()])
     ritual = action(g, "ritual")
-    p = g.players[0]
+    p = g.s.players[0]
     res(g, p)
     p.discard = [ritual]
     p.ritual_row = 7  # row 8: offering, ready a spell, +5 Wisdom
@@ -106,11 +106,11 @@ def test_b12_also_order_asked_when_remember_copies_ritual(content: Content) -> N
 def test_b12_also_plead_main_first_keeps_the_bonus_citizen_in_the_crowd(content: Content) -> None:
     pol = Scripted(**{Kind.ALSO_ORDER: 0})
     g = make_game(content, policies=[pol, Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     p.supply, p.crowd = 5, 0
     actions.plead(g, p, True, action(g, "plead"))
     assert [(d.options, d.context) for d in pol.asked(Kind.ALSO_ORDER)] == [((1, 0), "plead")]
-    assert g.seated[1] == [] and (p.supply, p.crowd, p.wisdom) == (4, 1, 2)  # bonus first would have seated it
+    assert g.s.seated[1] == [] and (p.supply, p.crowd, p.wisdom) == (4, 1, 2)  # bonus first would have seated it
 
 
 # ---- fix 2, B26: offerings are paid whole or not at all ------------------------------------------------------------
@@ -119,12 +119,12 @@ def test_b12_also_plead_main_first_keeps_the_bonus_citizen_in_the_crowd(content:
 def vengeful(g: Game) -> None:
     """Put the Vengeful Hermit (offerings cost 2) in force."""
     hermit = next(o for o in g.content.omens if o.id == "friendly-hermit")
-    g.fx = HALVES[hermit.dark.hook](hermit.dark)
+    g.s.fx = HALVES[hermit.dark.hook](hermit.dark)
 
 
 def test_b26_vengeful_hermit_offering_unaffordable_costs_nothing(content: Content) -> None:
     g = make_game(content, policies=[Scripted(**{Kind.PAY: first_active}), Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     vengeful(g)
     res(g, p, herb=1)
     p.ritual_row = 5
@@ -135,7 +135,7 @@ def test_b26_vengeful_hermit_offering_unaffordable_costs_nothing(content: Conten
 def test_b26_vengeful_hermit_offering_refused_costs_nothing_paid_whole(content: Content) -> None:
     pol = Scripted()  # declines (-1) when it may
     g = make_game(content, policies=[pol, Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     vengeful(g)
     res(g, p, herb=1, root=1)
     p.ritual_row = 5
@@ -156,15 +156,15 @@ def test_b26_vengeful_hermit_offering_refused_costs_nothing_paid_whole(content: 
 def test_seed001_crystal_pays_for_the_goat_herb(content: Content) -> None:
     g = Game(GameConfig(2, shapeshifting=True), content, [Scripted(**{Kind.ANIMAL_ABILITY: 1}), Scripted()], 0)
     g.setup()
-    g.buildings = {}
-    p = g.players[0]
+    g.s.buildings = {}
+    p = g.s.players[0]
     p.coven = [witch(g, "hazel")]
     goat = next(i for i, a in enumerate(content.animals) if a.id == "goat")
     animal_seat(g, p).form = goat
     cover(g, p, p.coven[0])
     g.module("shapeshifting").start_phase(g)
     ritual = action(g, "ritual")
-    g.played = [ritual, action(g, "heal")]
+    g.s.played = [ritual, action(g, "heal")]
     g.module("shapeshifting").reveal(g)
     sp = used_spell(p)
     res(g, p, crystal=1)
@@ -176,7 +176,7 @@ def test_seed001_crystal_pays_for_the_goat_herb(content: Content) -> None:
 def test_seed001_payment_keeps_the_rest_of_a_cost_payable(content: Content) -> None:
     pol = Scripted(**{Kind.PAY: first_active})
     g = make_game(content, policies=[pol, Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     res(g, p, herb=1, root=1, berry=1)
     assert not payment.affordable(p, (HERB, HERB))
     assert payment.pay(g, p, (HERB, payment.ANY), "test")
@@ -204,17 +204,17 @@ def test_seed001_every_ingredient_spend_goes_through_payment() -> None:
 def test_seed000_animal_form_protects_from_the_shapeshift_on_spiders(content: Content) -> None:
     g = Game(GameConfig(1, shapeshifting=True), content, [Scripted()], 0)
     g.setup()
-    g.buildings = {}
-    p = g.players[0]
+    g.s.buildings = {}
+    p = g.s.players[0]
     p.coven = [witch(g, "hazel")]
     w = g.module("solo")
     assert isinstance(w, WidowModule)
     g.module("shapeshifting").start_phase(g)
     shapeshift = action(g, "shapeshift")
-    g.played[0], w.card = shapeshift, action(g, "collect")
+    g.s.played[0], w.card = shapeshift, action(g, "collect")
     p.hand[shapeshift] = False
     w.spiders = [g.board.neighbours[p.vertex][0], w.spiders[1]]
-    g.septima_right = action(g, "move")  # unmatched: Shapeshift's bonus does not lower suspicion
+    g.s.septima_right = action(g, "move")  # unmatched: Shapeshift's bonus does not lower suspicion
     p.suspicion = 4
     g.resolve_turn(p)  # human at the start of the phase: shapeshifts now
     assert animal_seat(g, p).form >= 0
@@ -234,12 +234,12 @@ def test_readings_are_content_listed_and_complete(content: Content) -> None:
 
 def _relocate(c: Content) -> list[int]:
     g = make_game(c)
-    p = g.players[0]
+    p = g.s.players[0]
     place(g, p, next(v for v in g.board.edge_vertices if g.board.region_of[v] == 3))
     p.raised = True
-    g.hunter_space, g.hunter_active = [1, 5], [True, True]
+    g.s.hunter_space, g.s.hunter_active = [1, 5], [True, True]
     hunters.relocate_hunter(g, p)
-    return g.hunter_space
+    return g.s.hunter_space
 
 
 def test_reading_hunter_direction_clockwise(content: Content) -> None:
@@ -255,15 +255,15 @@ def _fox(c: Content, move: object) -> tuple[Game, Player, Scripted]:
     pol = Scripted(**{Kind.MOVE: move, Kind.ANIMAL_ABILITY: lambda d, v: d.options[0]})
     g = Game(GameConfig(2, shapeshifting=True), c, [pol, Scripted()], 0)
     g.setup()
-    g.buildings = {}
-    p = g.players[0]
+    g.s.buildings = {}
+    p = g.s.players[0]
     fox = next(i for i, a in enumerate(c.animals) if a.id == "fox")
     animal_seat(g, p).form = fox
     p.coven = [witch(g, "hazel")]
     cover(g, p, p.coven[0])
     g.module("shapeshifting").start_phase(g)
     move_card = action(g, "move")
-    g.played = [move_card, action(g, "heal")]
+    g.s.played = [move_card, action(g, "heal")]
     g.module("shapeshifting").reveal(g)
     return g, p, pol
 
@@ -307,15 +307,15 @@ def _fly_then_collect(c: Content) -> tuple[Player, Scripted]:
         }
     )
     g = make_game(c, policies=[pol, Scripted()])
-    p = g.players[0]
+    p = g.s.players[0]
     herb_at = [any(g.content.areas[a].ingredient == HERB for a in areas) for areas in g.board.vertex_areas]
-    place(g, p, next(v for v in range(len(herb_at)) if not herb_at[v] and v not in g.occupied))
-    target = next(v for v in range(len(herb_at)) if herb_at[v] and v not in g.occupied)
+    place(g, p, next(v for v in range(len(herb_at)) if not herb_at[v] and v not in g.s.occupied))
+    target = next(v for v in range(len(herb_at)) if herb_at[v] and v not in g.s.occupied)
     res(g, p)
     p.potions[g.practical_by_use["flying"]] = 1
-    g.lunar = [HERB] * 6
-    g.played = [action(g, "collect"), action(g, "heal")]
-    g.septima_right = action(g, "move")
+    g.s.lunar = [HERB] * 6
+    g.s.played = [action(g, "collect"), action(g, "heal")]
+    g.s.septima_right = action(g, "move")
     g.resolve_turn(p)
     return p, pol
 
@@ -338,16 +338,16 @@ def _remember_collect(c: Content) -> Player:
     pol = Scripted(**{Kind.REMEMBER: lambda d, v: collect, Kind.INGREDIENT: MUSHROOM})
     g = make_game(c, policies=[pol, Scripted()])
     collect = action(g, "collect")
-    p = g.players[0]
+    p = g.s.players[0]
     place(g, p, vertex_of(g, "northgate", "east-quarry", "river-meadow"))
     market = next(i for i, b in enumerate(c.buildings) if b.id == "market")
-    g.buildings = {area(g, "northgate"): market}
+    g.s.buildings = {area(g, "northgate"): market}
     res(g, p)
-    g.lunar = [SKULL] * 6  # nothing lunar next to the leader
+    g.s.lunar = [SKULL] * 6  # nothing lunar next to the leader
     p.discard = [collect]
     remember = action(g, "remember")
-    g.played = [remember, action(g, "heal")]
-    g.septima_right = action(g, "move")
+    g.s.played = [remember, action(g, "heal")]
+    g.s.septima_right = action(g, "move")
     g.resolve_turn(p)
     return p
 
@@ -366,18 +366,18 @@ def _dragomir_recruited(c: Content) -> int:
     """Seat 0 wins an acquittal of Dragomir (second chamber) under Spiritual Link, recruits him; its suspicion."""
     g = Game(GameConfig(2, omens=True), c, [Scripted(**{Kind.OMEN: 1, Kind.RECRUIT: 1}), Scripted()], 0)
     g.setup()
-    g.buildings = {}
-    for q in g.players:
+    g.s.buildings = {}
+    for q in g.s.players:
         q.coven = []
         q.crowd, q.supply = 0, 4
     m = g.module("omens")
     assert isinstance(m, OmensModule)
     m.activate(g, next(i for i, o in enumerate(c.omens) if o.id == "spiritual-link"), "bright")
-    g.crowd_neutral = g.crowd_angry = 0
-    p = g.players[0]
+    g.s.crowd_neutral = g.s.crowd_angry = 0
+    p = g.s.players[0]
     p.suspicion = 4
     dragomir = witch(g, "dragomir")
-    g.chamber1 = -1
+    g.s.chamber1 = -1
     trials.judge(g, dragomir, [0, 0])
     assert dragomir in p.coven
     return p.suspicion

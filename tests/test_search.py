@@ -21,11 +21,12 @@ def started(content: Content, config: GameConfig, seed: int = 4) -> Game:
 
 def test_a_clone_is_independent_of_the_game(content: Content) -> None:
     g = started(content, GameConfig(4, shapeshifting=True, omens=True))
-    before = ([p.wisdom for p in g.players], list(g.witch_deck), dict(g.patients), [list(p.res) for p in g.players])
+    s = g.s
+    before = ([p.wisdom for p in s.players], list(s.witch_deck), dict(s.patients), [list(p.res) for p in s.players])
     twin = g.clone([RandomPolicy() for _ in range(4)], 1)
     twin.play_from(0, 0)
-    assert max(p.wisdom for p in twin.players) > 0
-    after = ([p.wisdom for p in g.players], list(g.witch_deck), dict(g.patients), [list(p.res) for p in g.players])
+    assert max(p.wisdom for p in twin.s.players) > 0
+    after = ([p.wisdom for p in s.players], list(s.witch_deck), dict(s.patients), [list(p.res) for p in s.players])
     assert before == after
 
 
@@ -40,13 +41,13 @@ def test_determinize_keeps_public_and_own_information_and_reshuffles_the_rest(co
     g = started(content, GameConfig(4, omens=True))
     twin = g.clone([RandomPolicy() for _ in range(4)], 2)
     twin.determinize(0, random.Random(5))
-    assert twin.goals[0] == g.goals[0]  # own goals kept
-    assert any(twin.goals[s] != g.goals[s] for s in (1, 2, 3))  # other seats' goals re-guessed
-    assert sorted(twin.witch_deck) == sorted(g.witch_deck) and twin.witch_deck != g.witch_deck
+    assert twin.s.goals[0] == g.s.goals[0]  # own goals kept
+    assert any(twin.s.goals[s] != g.s.goals[s] for s in (1, 2, 3))  # other seats' goals re-guessed
+    assert sorted(twin.s.witch_deck) == sorted(g.s.witch_deck) and twin.s.witch_deck != g.s.witch_deck
     deck, twin_deck = g.module("omens").deck, twin.module("omens").deck  # type: ignore[attr-defined]
     assert twin_deck[0] == deck[0] and twin_deck[-1] == deck[-1]  # next card and Sabbath
     assert twin_deck is not deck
-    assert twin.septima_right == g.septima_right and twin.septima_left == g.septima_left  # face-up markers
+    assert twin.s.septima_right == g.s.septima_right and twin.s.septima_left == g.s.septima_left  # face-up markers
 
 
 def test_play_from_can_stop_after_a_season(content: Content) -> None:
@@ -79,15 +80,15 @@ SHARED = {
     "space_order",
     "action_defaults",
     "hooks",
-    "fx",
 }
-"""Clone attributes shared with the game on purpose: static content, read-only tables, immutable rule effects."""
+"""Clone attributes shared with the game on purpose: static content, read-only tables (the state ``s`` is checked
+field by field)."""
 
 
 def fields(obj: object) -> dict[str, object]:
     """The instance attributes that are set: ``vars``, or for a compiled (mypyc) class, which has no ``__dict__``,
-    the ones its ``__mypyc_attrs__`` names."""
-    names = getattr(type(obj), "__mypyc_attrs__", None)
+    the ones its ``__mypyc_attrs__`` names, or for a slotted class its ``__slots__``."""
+    names = getattr(type(obj), "__mypyc_attrs__", None) or getattr(type(obj), "__slots__", None)
     if names is None:
         return dict(vars(obj))
     return {n: getattr(obj, n) for n in names if n != "__dict__" and hasattr(obj, n)}
@@ -100,6 +101,14 @@ def test_a_clone_copies_every_field_and_shares_no_mutable_state(content: Content
     for name, value in fields(g).items():
         if isinstance(value, (list, dict, set)) and name not in SHARED:
             assert getattr(twin, name) is not value, name
-    for mine, theirs in zip(g.players, twin.players, strict=True):
+    assert twin.s is not g.s and set(fields(twin.s)) == set(fields(g.s)) and len(fields(g.s)) > 30
+    for name, value in fields(g.s).items():  # the per-game state: every field copied, every container a new one
+        if name not in ("players", "patients", "market"):  # records without __eq__: checked one by one below
+            assert getattr(twin.s, name) == value, name
+        if isinstance(value, (list, dict, set)):
+            assert getattr(twin.s, name) is not value, name
+    assert all(a is not b for a, b in zip(g.s.patients.values(), twin.s.patients.values(), strict=True))
+    assert all(a is not b and a.deck == b.deck for a, b in zip(g.s.market, twin.s.market, strict=True))
+    for mine, theirs in zip(g.s.players, twin.s.players, strict=True):
         assert mine is not theirs and mine.res is not theirs.res and mine.coven == theirs.coven
     assert all(a is not b for a, b in zip(g.modules, twin.modules, strict=True) if a.copy() is not a)

@@ -20,8 +20,8 @@ from tests.helpers import Scripted, action, place, witch
 def ss_game(content: Content, players: int = 4, seed: int = 0, **rules: object) -> Game:
     g = Game(GameConfig(players, shapeshifting=True), content, [Scripted(**rules) for _ in range(players)], seed)
     g.setup()
-    g.buildings = {}
-    for p in g.players:
+    g.s.buildings = {}
+    for p in g.s.players:
         p.coven = [witch(g, "hazel")]  # a witch whose ability cannot interfere with the rules under test
     return g
 
@@ -38,7 +38,7 @@ def become(g: Game, p: Player, animal_id: str, card_id: str) -> int:
         cover(g, p, p.coven[0])
     g.module("shapeshifting").start_phase(g)
     card = action(g, card_id)
-    g.played[p.seat] = card
+    g.s.played[p.seat] = card
     g.module("shapeshifting").reveal(g)
     return card
 
@@ -48,7 +48,7 @@ def free_vertex(g: Game, p: Player, test) -> int:
     return next(
         v
         for v in range(g.board.n_vertices)
-        if (v == p.vertex or v not in g.occupied) and test([areas[a] for a in g.board.vertex_areas[v]])
+        if (v == p.vertex or v not in g.s.occupied) and test([areas[a] for a in g.board.vertex_areas[v]])
     )
 
 
@@ -57,18 +57,18 @@ def free_vertex(g: Game, p: Player, test) -> int:
 
 def test_s1_shapeshift_replaces_chant_and_colours_get_their_animals(content: Content) -> None:
     g = ss_game(content)
-    names = [[g.content.animals[a].id for a in animal_seat(g, p).animals] for p in g.players]
+    names = [[g.content.animals[a].id for a in animal_seat(g, p).animals] for p in g.s.players]
     assert names == [["serpent", "toad"], ["fox", "squirrel"], ["cat", "owl"], ["goat", "hare"]]
-    for p in g.players:
+    for p in g.s.players:
         assert p.hand[action(g, "shapeshift")] and not p.hand[action(g, "chant")]
-    assert action(g, "chant") in [g.septima_right, g.septima_left, *g.septima_bag]  # markers unchanged
-    assert action(g, "shapeshift") not in [g.septima_right, g.septima_left, *g.septima_bag]
+    assert action(g, "chant") in [g.s.septima_right, g.s.septima_left, *g.s.septima_bag]  # markers unchanged
+    assert action(g, "shapeshift") not in [g.s.septima_right, g.s.septima_left, *g.s.septima_bag]
 
 
 def test_s1_without_the_module_nobody_has_shapeshift(content: Content) -> None:
     g = Game(GameConfig(4), content, [Scripted() for _ in range(4)], 0)
     g.setup()
-    assert all(not p.hand[action(g, "shapeshift")] and p.hand[action(g, "chant")] for p in g.players)
+    assert all(not p.hand[action(g, "shapeshift")] and p.hand[action(g, "chant")] for p in g.s.players)
 
 
 # ---- S2 -----------------------------------------------------------------------------------------------------------
@@ -76,20 +76,20 @@ def test_s1_without_the_module_nobody_has_shapeshift(content: Content) -> None:
 
 def test_s2_shapeshift_turns_into_animal_covers_witch_and_returns_discards(content: Content) -> None:
     g = ss_game(content, **{Kind.ANIMAL: lambda d, v: d.options[1]})
-    p = g.players[0]
+    p = g.s.players[0]
     p.coven = [witch(g, "hazel"), witch(g, "mirabel")]
     for card in ("collect", "brew", "heal"):
         p.hand[action(g, card)] = False
         p.discard.append(action(g, card))
     ss = action(g, "shapeshift")
     p.hand[ss] = False
-    g.played[0] = ss
+    g.s.played[0] = ss
     actions.resolve_card(g, p, ss, False, ss)
     assert g.content.animals[animal_seat(g, p).form].id == "toad"
     assert animal_seat(g, p).covered == witch(g, "hazel")
     assert p.discard == [] and all(p.hand[action(g, c)] for c in ("collect", "brew", "heal"))
     assert not p.hand[ss]
-    g.played = [ss, action(g, "move"), action(g, "move"), action(g, "move")]
+    g.s.played = [ss, action(g, "move"), action(g, "move"), action(g, "move")]
     g.end_moon_phase()
     assert p.hand[ss] and ss not in p.discard  # Shapeshift returns at the end of the turn
     assert animal_seat(g, p).form >= 0  # the scripted policy does not turn back
@@ -97,7 +97,7 @@ def test_s2_shapeshift_turns_into_animal_covers_witch_and_returns_discards(conte
 
 def test_s2_covered_witch_ability_is_off(content: Content) -> None:
     g = ss_game(content)
-    p = g.players[0]
+    p = g.s.players[0]
     p.coven = [witch(g, "hazel")]
     from septima_sim.engine.abilities import abilities
 
@@ -109,9 +109,9 @@ def test_s2_covered_witch_ability_is_off(content: Content) -> None:
 def test_s2_matched_shapeshift_lowers_one_and_raises_none(content: Content) -> None:
     g = ss_game(content, players=2)
     ss = action(g, "shapeshift")
-    g.played = [ss, ss]
-    g.septima_right = action(g, "chant")  # matches the player and the Septima
-    p = g.players[0]
+    g.s.played = [ss, ss]
+    g.s.septima_right = action(g, "chant")  # matches the player and the Septima
+    p = g.s.players[0]
     p.suspicion = 5
     p.coven = [witch(g, "hazel"), witch(g, "isolde")]
     others, septima = g.matched(0, ss)
@@ -123,11 +123,11 @@ def test_s2_matched_shapeshift_lowers_one_and_raises_none(content: Content) -> N
 
 def test_s2_shapeshift_matches_septima_chant_marker_and_chant_abilities_apply(content: Content) -> None:
     g = ss_game(content, players=2)
-    p = g.players[0]
+    p = g.s.players[0]
     p.coven = [witch(g, "isolde"), witch(g, "mirabel")]  # Isolde gets covered; Mirabel: Chant -> 1 Wisdom
     ss = action(g, "shapeshift")
-    g.played = [ss, action(g, "move")]
-    g.septima_right = action(g, "chant")
+    g.s.played = [ss, action(g, "move")]
+    g.s.septima_right = action(g, "chant")
     p.hand[ss] = False
     g.resolve_turn(p)
     assert p.matches_septima == 1
@@ -139,7 +139,7 @@ def test_s2_shapeshift_matches_septima_chant_marker_and_chant_abilities_apply(co
 
 def test_s3_animal_form_selects_only_the_tile_actions(content: Content) -> None:
     g = ss_game(content)
-    p = g.players[1]
+    p = g.s.players[1]
     animal_seat(g, p).form = animal(g, "fox")
     g.module("shapeshifting").start_phase(g)
     opts = g.card_options(p)
@@ -150,7 +150,7 @@ def test_s3_animal_form_selects_only_the_tile_actions(content: Content) -> None:
 
 def test_s3_ability_only_with_the_leftmost_action(content: Content) -> None:
     g = ss_game(content)
-    p = g.players[1]
+    p = g.s.players[1]
     become(g, p, "fox", "move")
     assert p.fx.id == "move_to_ingredient"
     become(g, p, "fox", "heal")
@@ -159,7 +159,7 @@ def test_s3_ability_only_with_the_leftmost_action(content: Content) -> None:
 
 def test_s3_rules_apply_only_when_the_phase_starts_in_animal_form(content: Content) -> None:
     g = ss_game(content, players=2)
-    p = g.players[0]
+    p = g.s.players[0]
     g.module("shapeshifting").start_phase(g)  # human at the start of the phase
     animal_seat(g, p).form = animal(g, "toad")  # shapeshifted during the phase
     g.raise_suspicion(p, 2)
@@ -171,7 +171,7 @@ def test_s3_rules_apply_only_when_the_phase_starts_in_animal_form(content: Conte
 
 def test_s4_animal_unmatched_lowers_one_matched_does_not_raise(content: Content) -> None:
     g = ss_game(content, players=2)
-    p = g.players[0]
+    p = g.s.players[0]
     card = become(g, p, "toad", "move")
     p.suspicion = 3
     g.suspicion_step(p, card, 0, False, False)
@@ -182,7 +182,7 @@ def test_s4_animal_unmatched_lowers_one_matched_does_not_raise(content: Content)
 
 def test_s4_nothing_raises_suspicion_in_animal_form_so_no_hunter_roll(content: Content) -> None:
     g = ss_game(content, players=2)
-    p = g.players[0]
+    p = g.s.players[0]
     become(g, p, "toad", "move")
     p.suspicion = 8
     g.raise_suspicion(p, 3)  # would overflow
@@ -193,12 +193,12 @@ def test_s4_nothing_raises_suspicion_in_animal_form_so_no_hunter_roll(content: C
 
 def test_s4_ritual_oil_needs_a_raise_so_it_is_unavailable(content: Content) -> None:
     g = ss_game(content, players=2, **{Kind.POTION_USE: lambda d, v: d.options[0]})
-    p = g.players[0]
+    p = g.s.players[0]
     oil = g.practical_by_use["ritual-oil"]
     p.potions[oil] = 1
     card = become(g, p, "toad", "move")
-    g.played[1] = action(g, "heal")
-    g.septima_right = action(g, "plead")
+    g.s.played[1] = action(g, "heal")
+    g.s.septima_right = action(g, "plead")
     p.hand[card] = False
     g.resolve_turn(p)
     assert p.potions[oil] == 1  # not offered, not used
@@ -209,29 +209,29 @@ def test_s4_ritual_oil_needs_a_raise_so_it_is_unavailable(content: Content) -> N
 
 def test_s5_forced_turn_back_without_tile_actions_in_hand(content: Content) -> None:
     g = ss_game(content, players=2)
-    p = g.players[0]
+    p = g.s.players[0]
     become(g, p, "toad", "brew")
     for card in ("brew", "ritual", "move", "remember"):
         p.hand[action(g, card)] = False
-    g.played = [action(g, "brew"), action(g, "heal")]
+    g.s.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
     assert animal_seat(g, p).form == -1 and animal_seat(g, p).covered == -1
 
 
 def test_s5_a_player_may_choose_to_turn_back(content: Content) -> None:
     g = ss_game(content, players=2, **{Kind.TURN_BACK: 1})
-    p = g.players[0]
+    p = g.s.players[0]
     become(g, p, "toad", "brew")
-    g.played = [action(g, "brew"), action(g, "heal")]
+    g.s.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
     assert animal_seat(g, p).form == -1
 
 
 def test_s5_staying_an_animal_is_allowed(content: Content) -> None:
     g = ss_game(content, players=2, **{Kind.TURN_BACK: 0})
-    p = g.players[0]
+    p = g.s.players[0]
     become(g, p, "toad", "brew")
-    g.played = [action(g, "brew"), action(g, "heal")]
+    g.s.played = [action(g, "brew"), action(g, "heal")]
     g.end_moon_phase()
     assert g.content.animals[animal_seat(g, p).form].id == "toad"
 
@@ -241,7 +241,7 @@ def test_s5_staying_an_animal_is_allowed(content: Content) -> None:
 
 def test_s6_end_of_season_returns_no_cards(content: Content) -> None:
     g = ss_game(content, players=2)
-    p = g.players[0]
+    p = g.s.players[0]
     p.hand[action(g, "brew")] = False
     p.discard = [action(g, "brew")]
     g.end_of_season()
@@ -256,7 +256,7 @@ def test_s7_toad_rulebook_example(content: Content) -> None:
     1 Root a Paralysis Remedy."""
     brews = iter(["flying-ointment", "infection-remedy", "paralysis-remedy"])
     g = ss_game(content, players=2, **{Kind.BREW: lambda d, v: g.potion_index[next(brews)]})
-    p = g.players[0]
+    p = g.s.players[0]
     place(g, p, free_vertex(g, p, lambda areas: any(a.river for a in areas) and not any(a.town for a in areas)))
     card = become(g, p, "toad", "brew")
     p.res = [1, 1, 2, 0, 0, 0]  # herb, root, berry, mushroom, skull, crystal
@@ -269,7 +269,7 @@ def test_s7_toad_rulebook_example(content: Content) -> None:
 
 def test_s7_toad_away_from_river_pays_mushrooms(content: Content) -> None:
     g = ss_game(content, players=2)
-    p = g.players[0]
+    p = g.s.players[0]
     place(g, p, free_vertex(g, p, lambda areas: not any(a.river for a in areas)))
     become(g, p, "toad", "brew")
     from septima_sim.engine import potions
@@ -281,7 +281,7 @@ def test_s7_toad_away_from_river_pays_mushrooms(content: Content) -> None:
 
 def test_s7_serpent_takes_two_crowd_picks_instead_of_remember_and_one_more_when_matched(content: Content) -> None:
     g = ss_game(content, players=2, **{Kind.ANIMAL_ABILITY: 1, Kind.CROWD_PICK: lambda d, v: d.options[0]})
-    p = g.players[0]
+    p = g.s.players[0]
     card = become(g, p, "serpent", "remember")
     p.discard = [action(g, "plead")]
     actions.resolve_card(g, p, card, False, card)
@@ -293,21 +293,21 @@ def test_s7_serpent_takes_two_crowd_picks_instead_of_remember_and_one_more_when_
 
 def test_s8_serpent_remember_still_triggers_aylana(content: Content) -> None:
     g = ss_game(content, players=2, **{Kind.ANIMAL_ABILITY: 1})
-    p = g.players[0]
+    p = g.s.players[0]
     p.coven = [witch(g, "aylana"), witch(g, "hazel")]
     card = become(g, p, "serpent", "remember")
     uncover(g, p)
     cover(g, p, witch(g, "hazel"))
     p.hand[card] = False
-    g.played[1] = action(g, "heal")
-    g.septima_right = action(g, "plead")
+    g.s.played[1] = action(g, "heal")
+    g.s.septima_right = action(g, "plead")
     g.resolve_turn(p)
     assert p.wisdom == 2  # Aylana: 2 Wisdom when you play Remember
 
 
 def test_s7_goat_spends_a_herb_to_ready_a_spell(content: Content) -> None:
     g = ss_game(content, players=4, **{Kind.ANIMAL_ABILITY: 1})
-    p = g.players[3]
+    p = g.s.players[3]
     from septima_sim.engine.state import SpellCard
 
     sp = SpellCard(0)
@@ -321,10 +321,10 @@ def test_s7_goat_spends_a_herb_to_ready_a_spell(content: Content) -> None:
 
 def test_s7_hare_gains_a_root_per_patient_healed(content: Content) -> None:
     g = ss_game(content, players=4, **{Kind.HEAL: lambda d, v: d.options[0]})
-    p = g.players[3]
+    p = g.s.players[3]
     hospital = g.board.area_by_id["hospital"]
     place(g, p, g.board.area_vertices[hospital][0])
-    here = [pt for pt in g.patients.values() if pt.area in g.board.vertex_areas[p.vertex]]
+    here = [pt for pt in g.s.patients.values() if pt.area in g.board.vertex_areas[p.vertex]]
     assert here, "the hospital holds patients at setup"
     for pt in here:
         p.potions[g.remedy_of[pt.disease]] += 1
@@ -337,7 +337,7 @@ def test_s7_hare_gains_a_root_per_patient_healed(content: Content) -> None:
 
 def test_s7_fox_moves_next_to_root_and_gains_a_skull(content: Content) -> None:
     g = ss_game(content, players=4, **{Kind.ANIMAL_ABILITY: lambda d, v: d.options[0]})
-    p = g.players[1]
+    p = g.s.players[1]
     card = become(g, p, "fox", "move")
     skulls = p.res[4]
     actions.resolve_card(g, p, card, False, card)
@@ -347,9 +347,9 @@ def test_s7_fox_moves_next_to_root_and_gains_a_skull(content: Content) -> None:
 
 def test_s7_squirrel_adds_one_of_each_lunar_type_at_most_two(content: Content) -> None:
     g = ss_game(content, players=4)
-    p = g.players[1]
-    g.turn = 0
-    g.lunar = [0, 1, 2, 3, 4, 0]  # herb and root are lunar
+    p = g.s.players[1]
+    g.s.turn = 0
+    g.s.lunar = [0, 1, 2, 3, 4, 0]  # herb and root are lunar
     v = free_vertex(g, p, lambda areas: {a.ingredient for a in areas} >= {0, 1} and not any(a.outcrop for a in areas))
     place(g, p, v)
     card = become(g, p, "squirrel", "collect")
@@ -362,7 +362,7 @@ def test_s7_squirrel_adds_one_of_each_lunar_type_at_most_two(content: Content) -
 
 def test_s7_cat_recruits_one_more_next_to_a_town(content: Content) -> None:
     g = ss_game(content, players=4)
-    p = g.players[2]
+    p = g.s.players[2]
     place(g, p, free_vertex(g, p, lambda areas: any(a.town for a in areas)))
     card = become(g, p, "cat", "recruit")
     actions.resolve_card(g, p, card, False, card)
@@ -374,11 +374,11 @@ def test_s7_cat_recruits_one_more_next_to_a_town(content: Content) -> None:
 
 def test_s7_owl_seats_one_more_citizen(content: Content) -> None:
     g = ss_game(content, players=4)
-    p = g.players[2]
+    p = g.s.players[2]
     p.crowd, p.supply = 2, 4
     card = become(g, p, "owl", "plead")
     actions.resolve_card(g, p, card, False, card)
-    assert p.crowd == 0 and g.seated[1] == [2, 2] and p.wisdom == 2
+    assert p.crowd == 0 and g.s.seated[1] == [2, 2] and p.wisdom == 2
 
 
 # ---- invariants over many seeded games -----------------------------------------------------------------------------
@@ -390,7 +390,7 @@ class Watched(Game):
     def resolve_turn(self, p: Player) -> None:
         before = p.suspicion
         if animal_seat(self, p).in_animal:
-            card = self.played[p.seat]
+            card = self.s.played[p.seat]
             tiles = self.module("shapeshifting").tiles  # type: ignore[attr-defined]
             assert card in tiles[animal_seat(self, p).form], "played a card outside the tile in animal form"
         super().resolve_turn(p)
@@ -398,9 +398,9 @@ class Watched(Game):
             assert p.suspicion <= before and not p.raised
 
     def end_of_season(self) -> None:
-        hands = [list(p.hand) for p in self.players]
+        hands = [list(p.hand) for p in self.s.players]
         super().end_of_season()
-        assert hands == [list(p.hand) for p in self.players], "cards returned at the end of a season"
+        assert hands == [list(p.hand) for p in self.s.players], "cards returned at the end of a season"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

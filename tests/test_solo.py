@@ -27,8 +27,8 @@ def wd(g: Game) -> WidowModule:
 def solo(content: Content, mode: str = "full", shapeshifting: bool = False, seed: int = 0, **rules: object) -> Game:
     g = Game(GameConfig(1, mode, shapeshifting=shapeshifting), content, [Scripted(**rules)], seed)
     g.setup()
-    g.buildings = {}
-    g.players[0].coven = [witch(g, "hazel")]
+    g.s.buildings = {}
+    g.s.players[0].coven = [witch(g, "hazel")]
     return g
 
 
@@ -46,9 +46,9 @@ def test_w1_widow_has_one_marker_per_card_shuffled_each_season(content: Content)
 
 def test_w1_matching_the_widow_is_matching_a_player(content: Content) -> None:
     g = solo(content)
-    p = g.players[0]
-    g.played[0] = wd(g).card = action(g, "collect")
-    g.septima_right = action(g, "heal")
+    p = g.s.players[0]
+    g.s.played[0] = wd(g).card = action(g, "collect")
+    g.s.septima_right = action(g, "heal")
     others, septima = g.matched(0, action(g, "collect"))
     assert (others, septima) == (1, False)
     p.suspicion = 2
@@ -59,19 +59,19 @@ def test_w1_matching_the_widow_is_matching_a_player(content: Content) -> None:
 def test_w1_the_widow_matching_raises_her_suspicion(content: Content) -> None:
     g = solo(content)
     w = wd(g)
-    g.played[0] = w.card = action(g, "heal")
+    g.s.played[0] = w.card = action(g, "heal")
     w.suspicion = 2
     wd(g).resolve(g)
     assert w.suspicion == 3
-    g.played[0], w.card = action(g, "collect"), action(g, "heal")
+    g.s.played[0], w.card = action(g, "collect"), action(g, "heal")
     wd(g).resolve(g)
     assert w.suspicion == 3
 
 
 def test_w1_septima_markers_still_apply_to_the_player(content: Content) -> None:
     g = solo(content)
-    g.played[0], wd(g).card = action(g, "plead"), action(g, "move")
-    g.septima_right = action(g, "plead")
+    g.s.played[0], wd(g).card = action(g, "plead"), action(g, "move")
+    g.s.septima_right = action(g, "plead")
     assert g.matched(0, action(g, "plead")) == (0, True)
 
 
@@ -88,7 +88,7 @@ def test_w1_septima_markers_still_apply_to_the_player(content: Content) -> None:
 def test_w2_widow_card_effects(content: Content, card: str, check: Callable[[Game, dict], bool]) -> None:
     g = solo(content)
     w = wd(g)
-    g.played[0], w.card = action(g, "heal" if card != "heal" else "collect"), action(g, card)
+    g.s.played[0], w.card = action(g, "heal" if card != "heal" else "collect"), action(g, card)
     before = {"wisdom": w.wisdom, "suspicion": w.suspicion, "crowd": w.crowd, "ritual_row": w.ritual_row}
     wd(g).resolve(g)
     assert check(g, before)
@@ -96,41 +96,41 @@ def test_w2_widow_card_effects(content: Content, card: str, check: Callable[[Gam
 
 def test_w2_widow_move_chases_the_player_and_never_shares_a_vertex(content: Content) -> None:
     g = solo(content)
-    w, p = wd(g), g.players[0]
-    g.played[0], w.card = action(g, "heal"), action(g, "move")
+    w, p = wd(g), g.s.players[0]
+    g.s.played[0], w.card = action(g, "heal"), action(g, "move")
     start = g.board.dist[p.vertex][w.vertex]
     wd(g).resolve(g)
     after = g.board.dist[p.vertex][w.vertex]
-    assert after == max(1, start - 3) and w.vertex != p.vertex and w.vertex in g.occupied
+    assert after == max(1, start - 3) and w.vertex != p.vertex and w.vertex in g.s.occupied
 
 
 def test_w2_widow_heal_takes_the_lowest_numbered_patient(content: Content) -> None:
     g = solo(content)
     w = wd(g)
-    lowest = min(g.patients, key=lambda s: (int(s.split("-")[1]), s.split("-")[0]))
-    g.played[0], w.card = action(g, "collect"), action(g, "heal")
+    lowest = min(g.s.patients, key=lambda s: (int(s.split("-")[1]), s.split("-")[0]))
+    g.s.played[0], w.card = action(g, "collect"), action(g, "heal")
     wd(g).resolve(g)
-    assert lowest not in g.patients and w.wisdom == 1
+    assert lowest not in g.s.patients and w.wisdom == 1
 
 
 def test_w2_widow_plead_seats_her_citizen_and_remember_repeats(content: Content) -> None:
     g = solo(content)
     w = wd(g)
     w.crowd = 2
-    g.played[0], w.card = action(g, "collect"), action(g, "plead")
+    g.s.played[0], w.card = action(g, "collect"), action(g, "plead")
     wd(g).resolve(g)
-    assert g.seated[1] == [widow.WIDOW_TOKEN] and w.crowd == 1
+    assert g.s.seated[1] == [widow.WIDOW_TOKEN] and w.crowd == 1
     wd(g).end_turn(g)
     w.card = action(g, "remember")
     wd(g).resolve(g)
-    assert g.seated[1] == [widow.WIDOW_TOKEN] * 2 and w.crowd == 0
+    assert g.s.seated[1] == [widow.WIDOW_TOKEN] * 2 and w.crowd == 0
 
 
 def test_w2_spider_ending_on_the_player_raises_suspicion(content: Content) -> None:
     g = solo(content)
-    w, p = wd(g), g.players[0]
+    w, p = wd(g), g.s.players[0]
     w.spiders = [g.board.neighbours[p.vertex][0], w.spiders[1]]
-    g.played[0], w.card = action(g, "heal"), action(g, "collect")
+    g.s.played[0], w.card = action(g, "heal"), action(g, "collect")
     p.suspicion = 2
     wd(g).resolve(g)
     assert w.spiders[0] == p.vertex and p.suspicion == 3 and p.raised
@@ -138,11 +138,11 @@ def test_w2_spider_ending_on_the_player_raises_suspicion(content: Content) -> No
 
 def test_w2_widow_citizens_count_as_angry_and_a_conviction_is_her_win(content: Content) -> None:
     g = solo(content)
-    w, p = wd(g), g.players[0]
-    g.crowd_neutral = g.crowd_angry = 0
+    w, p = wd(g), g.s.players[0]
+    g.s.crowd_neutral = g.s.crowd_angry = 0
     p.crowd, p.supply = 2, 4
     w.crowd = 3
-    trials.judge(g, g.chamber1, [])
+    trials.judge(g, g.s.chamber1, [])
     assert w.trials_won == 1 and w.wisdom == 3  # 3 Widow vs 2 loyal: convicted
     assert p.trials_won == 0 and w.crowd == 3 and p.crowd == 2
 
@@ -152,7 +152,7 @@ def test_w3_widow_suspicion_starts_at_2_and_stays_on_the_track(content: Content)
     w = wd(g)
     assert w.suspicion == 2
     for _ in range(3):
-        g.played[0], w.card = action(g, "collect"), action(g, "chant")
+        g.s.played[0], w.card = action(g, "collect"), action(g, "chant")
         wd(g).resolve(g)
     assert w.suspicion == -1
 
@@ -165,14 +165,14 @@ def test_w4_all_eight_tribulations_needed_seven_with_shapeshifting(content: Cont
 
 def test_w4_tribulations_are_checked_at_game_end(content: Content) -> None:
     g = solo(content)
-    p = g.players[0]
+    p = g.s.players[0]
     p.healed = [1, 1, 1]
     p.coven = [witch(g, "hazel"), witch(g, "isolde"), witch(g, "rowan")]
     p.trials_won = 2
     p.brewed[g.practical_by_use["love"]] = 4
     p.ritual_row = 6
     p.suspicion = 2
-    g.goals_scored[0] = [0, 1]
+    g.s.goals_scored[0] = [0, 1]
     p.wisdom, wd(g).wisdom = 10, 9
     assert len(widow.tribulations(g, p)) == 8
     p.suspicion = 3
@@ -181,7 +181,7 @@ def test_w4_tribulations_are_checked_at_game_end(content: Content) -> None:
 
 def test_w4_basic_mode_replaces_the_ritual_tribulation(content: Content) -> None:
     g = solo(content, mode="basic")
-    p = g.players[0]
+    p = g.s.players[0]
     p.crowd = 5
     assert "ritual-row-six" in widow.tribulations(g, p)
 
@@ -190,7 +190,7 @@ def test_s9_widow_keeps_chant_and_it_matches_shapeshift(content: Content) -> Non
     g = solo(content, shapeshifting=True)
     assert action(g, "chant") in wd(g).markers and action(g, "shapeshift") not in wd(g).markers
     wd(g).card = action(g, "chant")
-    g.played[0] = action(g, "shapeshift")
+    g.s.played[0] = action(g, "shapeshift")
     assert g.matched(0, action(g, "shapeshift"))[0] == 1
 
 
@@ -206,7 +206,7 @@ def test_widow_design_comes_from_content() -> None:
     g = Game(GameConfig(1), changed, [Scripted()], 0)
     g.setup()
     assert wd(g).spiders == []
-    g.played[0], wd(g).card = action(g, "heal"), action(g, "collect")
+    g.s.played[0], wd(g).card = action(g, "heal"), action(g, "collect")
     wd(g).resolve(g)
     assert wd(g).wisdom == 0
 
@@ -228,7 +228,7 @@ def test_solo_games_keep_the_invariants(content: Content, mode: str, shapeshifti
         row = result.players[0]
         assert sum(row[f"wisdom_{s}"] for s in SOURCES) == row["wisdom"] >= 0
         assert -1 <= row["suspicion_end"] <= 8 and row["witches_end"] <= 4
-        assert row["crowd_end"] + g.players[0].supply == content.rules.loyal_citizens
-        assert wd(g).vertex != g.players[0].vertex
+        assert row["crowd_end"] + g.s.players[0].supply == content.rules.loyal_citizens
+        assert wd(g).vertex != g.s.players[0].vertex
         assert result.game["tribulations_met"] == len(result.game["tribulations"])
         assert result.game["solo_won"] == (result.game["tribulations_met"] >= widow.needed(g))

@@ -122,8 +122,8 @@ def test_a_cheat_reaches_nothing_live_or_hidden_and_changes_nothing(content: Con
     def hidden() -> list[object]:
         """The live game's hidden parts: decks, bags, every seat's goals (a cheat's own are copied to it)."""
         g = games[0]
-        out: list[object] = [g.witch_deck, g.patient_stack, g.septima_bag, g.goal_deck, g.goals, *g.goals]
-        out += [row.deck for row in g.market]
+        out: list[object] = [g.s.witch_deck, g.s.patient_stack, g.s.septima_bag, g.s.goal_deck, g.s.goals, *g.s.goals]
+        out += [row.deck for row in g.s.market]
         return out
 
     class Recorded(Game):

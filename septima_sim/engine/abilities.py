@@ -1,8 +1,8 @@
 """Which witch and building abilities are in force for a seat (B21g), and the triggered ones by trigger.
 
-Witch abilities apply while the witch is in the coven (unless switched off: ``Game.witches_off``) or borrowed by the
+Witch abilities apply while the witch is in the coven (unless switched off: ``Game.s.witches_off``) or borrowed by the
 Magic Mirror; building abilities only while the leader stands on a vertex of the building's area. The rule effect in
-force (``Game.fx``) may switch coven abilities off, close buildings or lift their adjacency. Triggered abilities are
+force (``Game.s.fx``) may switch coven abilities off, close buildings or lift their adjacency. Triggered abilities are
 looked up in a ``TriggerTable`` built once per content pack (per trigger, each witch's and building's effects);
 passive modifiers in ``passives.PassiveTable``.
 """
@@ -21,10 +21,10 @@ def witches_in_force(g: Game, p: Player) -> list[int]:
     """The witches whose abilities are in force for a player now (content indices): coven witches not switched off,
     then the mirrored one. A list, taken once: an effect that changes the coven while a trigger runs does not
     change which abilities that trigger runs."""
-    if g.fx.abilities_off:
+    if g.s.fx.abilities_off:
         witches = []
     else:
-        off = g.witches_off[p.seat]
+        off = g.s.witches_off[p.seat]
         witches = [w for w in p.coven if w not in off] if off else list(p.coven)
     if p.mirror >= 0:
         witches.append(p.mirror)
@@ -35,10 +35,10 @@ def buildings_in_force(g: Game, p: Player) -> list[int]:
     """The buildings whose abilities are in force for a player now (content indices): on the leader's areas, or
     anywhere (the rule effect in force may lift adjacency or close them all)."""
     buildings = []
-    fx = g.fx
-    if g.buildings and not fx.buildings_closed:
-        for ai in g.buildings if fx.buildings_anywhere else g.board.vertex_areas[p.vertex]:
-            b = g.buildings.get(ai)
+    fx = g.s.fx
+    if g.s.buildings and not fx.buildings_closed:
+        for ai in g.s.buildings if fx.buildings_anywhere else g.board.vertex_areas[p.vertex]:
+            b = g.s.buildings.get(ai)
             if b is not None:
                 buildings.append(b)
     return buildings

@@ -28,7 +28,7 @@ def resolve_card(g: Game, p: Player, card: int, matched: bool, played: int) -> N
 def collect(g: Game, p: Player, matched: bool, played: int) -> None:
     """B19: 1 of each adjacent area's ingredient if it is lunar, 1 Crystal per adjacent outcrop;
     Also: 1 ingredient of one adjacent non-lunar type."""
-    lunar = (g.lunar[g.turn], g.lunar[g.turn + 1])
+    lunar = (g.s.lunar[g.s.turn], g.s.lunar[g.s.turn + 1])
     areas = g.content.areas
     non_lunar: list[int] = []
     collected: list[int] = []
@@ -91,11 +91,11 @@ def brew(g: Game, p: Player, matched: bool, played: int) -> None:
     discount = (g.rules.brew_bonus_discount if matched else 0) + passive(g, p, "brew_discount")
     waive = p.fx.waived_ingredient(g, p)
     brewed = 0
-    for _ in range(g.fx.brew_limit(g, g.rules.brew_max)):
+    for _ in range(g.s.fx.brew_limit(g, g.rules.brew_max)):
         opts = [
             i
             for i in range(len(g.content.potions))
-            if g.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount, waive)
+            if g.s.potion_supply[i] > 0 and potions.can_pay(p, i, g, discount, waive)
         ]
         if not opts:
             break
@@ -105,7 +105,7 @@ def brew(g: Game, p: Player, matched: bool, played: int) -> None:
         discount = potions.pay_recipe(g, p, choice, discount, waive)
         supply.gain_potion(g, p, choice, brewed=True)
         brewed += 1
-    g.fx.after_brew(g, p, brewed)
+    g.s.fx.after_brew(g, p, brewed)
 
 
 def heal(g: Game, p: Player, matched: bool, played: int) -> None:
@@ -116,7 +116,7 @@ def heal(g: Game, p: Player, matched: bool, played: int) -> None:
     adjacent = g.board.vertex_areas[p.vertex]
     for _ in range(limit):
         opts = []
-        for space, patient in g.patients.items():
+        for space, patient in g.s.patients.items():
             if (
                 patient.area in adjacent
                 and not patient.healed_by & bit
@@ -129,7 +129,7 @@ def heal(g: Game, p: Player, matched: bool, played: int) -> None:
         space = g.ask_or_stop(Kind.HEAL, p.seat, opts, stop="")
         if not space:
             break
-        potions.heal_patient(g, p, g.patients[space])
+        potions.heal_patient(g, p, g.s.patients[space])
     if matched:
         p.charms += 1
         if g.sink is not None:
@@ -177,7 +177,7 @@ def remember(g: Game, p: Player, matched: bool, played: int) -> None:
     if not opts:
         return
     card = g.ask(Kind.REMEMBER, p.seat, opts)
-    g.remember_copy[p.seat] = card
+    g.s.remember_copy[p.seat] = card
     if g.sink is not None:
         g.note("copy", p.seat, g.action_ids[card])
     resolve_card(g, p, card, matched, played)

@@ -27,9 +27,9 @@ def open_chambers(g: Game) -> list[int]:
     """The trial chambers (1, 2) that hold a witch and a free seat."""
     seats = g.rules.trial_seats[g.n]
     opts = []
-    if g.chamber1 >= 0 and len(g.seated[1]) < seats:
+    if g.s.chamber1 >= 0 and len(g.s.seated[1]) < seats:
         opts.append(1)
-    if g.chamber2 and len(g.seated[2]) < seats:
+    if g.s.chamber2 and len(g.s.seated[2]) < seats:
         opts.append(2)
     return opts
 
@@ -43,7 +43,7 @@ def seat_citizen(g: Game, p: Player) -> None:
         return
     chamber = g.ask(Kind.CHAMBER, p.seat, opts)
     p.crowd -= 1
-    g.seated[chamber].append(p.seat)
+    g.s.seated[chamber].append(p.seat)
     if g.sink is not None:
         g.note("citizens", p.seat, f"1 from the crowd into chamber {chamber}")
 

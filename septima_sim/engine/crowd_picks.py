@@ -30,13 +30,13 @@ def _always(g: Game, p: Player) -> bool:
 
 
 def _potion_possible(g: Game, p: Player) -> bool:
-    return any(p.res) and any(g.potion_supply)
+    return any(p.res) and any(g.s.potion_supply)
 
 
 def _potion(g: Game, p: Player) -> None:
     """Pay 1 resource -> any potion from the supply."""
     payment.pay(g, p, (payment.ANY,), "crowd_pick:potion")
-    opts = [i for i in range(len(g.content.potions)) if g.potion_supply[i] > 0]
+    opts = [i for i in range(len(g.content.potions)) if g.s.potion_supply[i] > 0]
     supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "pick"), brewed=False)
 
 

@@ -97,7 +97,7 @@ def _gain_spell(g: Game, p: Player, e: Effect) -> None:
 
 
 def _potion(g: Game, p: Player, e: Effect) -> None:
-    opts = [i for i in g.tables.potion_group[e.arg] if g.potion_supply[i] > 0]
+    opts = [i for i in g.tables.potion_group[e.arg] if g.s.potion_supply[i] > 0]
     if opts:
         supply.gain_potion(g, p, g.ask(Kind.BREW, p.seat, opts, "gift"), brewed=False)
 
@@ -116,10 +116,10 @@ def _return_card(g: Game, p: Player, e: Effect) -> None:
 def _magic_mirror(g: Game, p: Player, e: Effect) -> None:
     """Magic Mirror (public): use the ability of a witch not in your coven, here until the end of the season.
     Candidates: witches on trial, exiled or discarded, and other players' witches."""
-    opts = set(g.witch_box) | set(g.chamber2)
-    if g.chamber1 >= 0:
-        opts.add(g.chamber1)
-    for q in g.players:
+    opts = set(g.s.witch_box) | set(g.s.chamber2)
+    if g.s.chamber1 >= 0:
+        opts.add(g.s.chamber1)
+    for q in g.s.players:
         if q is not p:
             opts.update(q.coven)
     if opts:

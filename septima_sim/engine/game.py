@@ -1,8 +1,10 @@
-"""The game of Septima: setup, the four seasons and their phases, as the rulebook orders them.
+"""The game of Septima: the ``Game`` object and the rules every phase shares (asking, suspicion, Wisdom, movement).
 
 ``play_game`` is the engine's entry point: a game is a pure function of (config, content, policies, seed).
-The card abilities live in ``actions``, card/witch/spell effects in ``effects``, the trial phase in ``trials`` and the
-final scoring in ``scoring``; this module holds the flow and the shared rules (suspicion, hunters, movement).
+A ``Game`` holds the per-game state ``s`` (``game_state``), the content tables, the random streams, the policies
+and their views, the event sink and the rules modules. The phases are in ``flow`` (setup, seasons, moon phases),
+the card abilities in ``actions``, card/witch/spell effects in ``effects``, the trial phase in ``trials`` and the
+final scoring in ``scoring``.
 """
 
 from __future__ import annotations
@@ -14,17 +16,16 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from septima_sim.content.model import CRYSTAL, INGREDIENTS, Content
-from septima_sim.engine import actions, effects, hunters, potions, ritual, scoring, spells, trials
-from septima_sim.engine.board import REGIONS
+from septima_sim.engine import flow
 from septima_sim.engine.config import COLOURS, GameConfig
 from septima_sim.engine.decisions import Decision, Kind, Policy
-from septima_sim.engine.draws import below, shuffle
+from septima_sim.engine.draws import shuffle
+from septima_sim.engine.game_state import GameState
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
-from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.seeds import spawn_words
-from septima_sim.engine.state import TABLE, Patient, Player
+from septima_sim.engine.state import Player
 from septima_sim.engine.tables import Tables, tables_for
 from septima_sim.engine.view import LiveView, Recorder, SealedView, Simulator, make_view, trusted
 
@@ -64,51 +65,16 @@ class Game:
         self.n = config.players
         self.policies = list(policies)
         self._use_tables(tables_for(content, self.full))
-        self.hand_actions = self.mode_actions  # the cards a hand holds (a module may swap some, S1)
-        self.returning_card = -1  # a card that goes back to hand, not to the discard, at the end of a turn (S2)
-        self.fx: RuleEffect = NO_RULE_EFFECT  # the rule change in force for everyone (an Omen half)
-        self.witches_off: list[list[int]] = [[] for _ in range(self.n)]  # coven witches whose ability is off
-        self.players = [
-            Player(s, COLOURS[s], len(content.actions), len(content.potions), len(content.diseases))
-            for s in range(self.n)
+        s = GameState(self.n)  # the per-game state (engine/game_state.py); module state lives on the modules
+        s.hand_actions = self.mode_actions
+        s.players = [
+            Player(seat, COLOURS[seat], len(content.actions), len(content.potions), len(content.diseases))
+            for seat in range(self.n)
         ]
+        s.potion_supply = [self.rules.potion_supply] * len(content.potions)
+        self.s = s
         self.recorder: Recorder | None = None  # set by a searcher that branches at any decision (Simulator.record)
         self._start_policies(rng_policy)
-        self.goals: list[list[int]] = [[] for _ in range(self.n)]  # private: dealt goal indices per seat
-        self.goals_scored: list[list[int]] = [[] for _ in range(self.n)]
-        self.drafted: list[list[int]] = [[] for _ in range(self.n)]  # witches kept in the draft, per seat
-        self.decisions = 0
-        self.season = 0  # 0..3
-        self.turn = 0  # 0..4 within the season
-        self.step = "setup"
-        self.start_player = 0
-        self.first_player = 0
-        self.order: list[int] = []
-        self.occupied: set[int] = set()
-        self.played: list[int] = [-1] * self.n  # card each seat revealed this turn
-        self.remember_copy: list[int] = [-1] * self.n
-        # board state
-        self.witch_deck: list[int] = []
-        self.witch_box: list[int] = []  # exiled, discarded or returned to the box
-        self.chamber1 = -1  # witch on trial in the first chamber
-        self.chamber2: list[int] = []  # stack of witches, top = last
-        self.seated: list[list[int]] = [[], [], []]  # citizens placed by Plead, per chamber 1 and 2 (seat numbers)
-        self.crowd_neutral = 0
-        self.crowd_angry = 0
-        self.patient_stack: list[int] = []
-        self.patient_discard: list[int] = []
-        self.patients: dict[str, Patient] = {}
-        self.septima_bag: list[int] = []
-        self.septima_left = -1
-        self.septima_right = -1
-        self.lunar: list[int] = []
-        self.hunter_space: list[int] = []  # per hunter: its hunter space 1..6
-        self.hunter_active: list[bool] = []
-        self.potion_supply = [self.rules.potion_supply] * len(content.potions)
-        self.crystal_supply = 0
-        self.buildings: dict[int, int] = {}  # area index -> building index
-        self.market: list[spells.MarketRow] = []  # per element: scoring stack, deck, middle, bottom
-        self.goal_deck: list[int] = []
         # rules modules (engine/modules): enabled ones in registry order, and per hook the ones that use it
         self.modules: tuple[Module, ...] = tuple(s.factory() for s in MODULES.values() if s.name in config.modules)
         self.module_by_name = {m.name: m for m in self.modules}
@@ -156,7 +122,7 @@ class Game:
         """Ask the seat's policy to choose; a single option is taken without asking."""
         if len(options) == 1:
             return options[0]
-        self.decisions += 1
+        self.s.decisions += 1
         opts = tuple(options)
         if self.any_sealed:
             sealed = self.sealed[seat]
@@ -177,9 +143,9 @@ class Game:
     def emit(self, kind: str, seat: int, **fields: object) -> None:
         """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
         record: dict[str, object] = {
-            "season": self.season + 1,
-            "turn": self.turn + 1,
-            "step": self.step,
+            "season": self.s.season + 1,
+            "turn": self.s.turn + 1,
+            "step": self.s.step,
             "seat": seat,
             "kind": kind,
             "cause": self.cause,
@@ -228,8 +194,8 @@ class Game:
 
     def gain_res(self, p: Player, idx: int, n: int = 1) -> None:
         if idx == CRYSTAL:
-            n = min(n, self.crystal_supply)
-            self.crystal_supply -= n
+            n = min(n, self.s.crystal_supply)
+            self.s.crystal_supply -= n
         else:
             p.ingredients_gained += n
         p.res[idx] += n
@@ -241,7 +207,7 @@ class Game:
         names the `cause` (else the acting component)."""
         p.res[idx] -= n
         if idx == CRYSTAL:
-            self.crystal_supply += n
+            self.s.crystal_supply += n
         if self.sink is not None and n:
             self.note("ingredients", p.seat, f"-{n} {RESOURCE_NAMES[idx]}", cause)
 
@@ -252,15 +218,15 @@ class Game:
     def free_vertices(self, p: Player, steps: int) -> list[int]:
         """Vertices the leader may end on within `steps` (-1 = any): unoccupied, plus staying put (B18)."""
         here = p.vertex
-        occ = self.occupied
+        occ = self.s.occupied
         return [v for v in self.board.reach(here, steps) if v == here or v not in occ]
 
     def move_to(self, p: Player, vertex: int) -> None:
         if self.sink is not None and vertex != p.vertex:
             self.note("leader", p.seat, f"{p.vertex} -> {vertex}")
-        self.occupied.discard(p.vertex)
+        self.s.occupied.discard(p.vertex)
         p.vertex = vertex
-        self.occupied.add(vertex)
+        self.s.occupied.add(vertex)
 
     def move_leader(self, p: Player, steps: int) -> None:
         """Move up to `steps` steps (-1 = any number); the end vertex must be free."""
@@ -287,8 +253,8 @@ class Game:
         """B13: raise one point at a time; a point above the top triggers an overflow instead."""
         if n <= 0 or p.no_raise:  # S4: in animal form suspicion is never raised
             return
-        if self.fx.uses_on_raise:
-            self.fx.on_raise(self, p)
+        if self.s.fx.uses_on_raise:
+            self.s.fx.on_raise(self, p)
         p.raised = True
         top = self.rules.suspicion_max
         before = p.suspicion
@@ -316,7 +282,7 @@ class Game:
         if len(p.coven) >= 2:
             w = self.ask(Kind.LOSE_WITCH, p.seat, p.coven)
             p.coven.remove(w)
-            self.chamber2.append(w)
+            self.s.chamber2.append(w)
             p.witches_lost += 1
             if self.sink is not None:
                 self.note("coven", p.seat, f"-{self.content.witches[w].id} to the second chamber")
@@ -328,153 +294,17 @@ class Game:
     def matched(self, seat: int, card: int) -> tuple[int, bool]:
         """How many other seats revealed a card with the same icon, and whether the Septima's right marker shows
         it (B12; S2: Shapeshift carries the Chant icon)."""
+        s = self.s
         icon = self.icon
         mine = icon[card]
         others = 0
-        for s in range(self.n):
-            if s != seat and self.played[s] >= 0 and icon[self.played[s]] == mine:
+        played = s.played
+        for other in range(self.n):
+            if other != seat and played[other] >= 0 and icon[played[other]] == mine:
                 others += 1
         for extra_matches in self.hooks.extra_matches:  # W1: matching the Widow = a player
             others += extra_matches(self, mine)
-        return others, mine == self.septima_right
-
-    # ------------------------------------------------------------------------------------------------ setup
-    def setup(self) -> None:
-        """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders. A witch forced to a seat
-        (rules.toml ``[setup.forced]``) leaves the deck after the shuffle and is one of that seat's dealt witches,
-        never given back in the draft."""
-        r, rs, c = self.rules, self.rng_setup, self.content
-        self.start_player = self.first_player = below(rs, self.n)
-        self.order = [(self.start_player + i) % self.n for i in range(self.n)]
-        self.crystal_supply = r.crystal_supply
-        for p in self.players:
-            p.suspicion = r.suspicion_start
-            p.suspicion_max = p.suspicion
-            p.supply = r.loyal_citizens
-            p.charms = r.start_charms
-            p.hand = [i in self.hand_actions for i in range(len(c.actions))]
-            self.gain_res(p, CRYSTAL, r.start_crystals)
-            p.ritual_col = c.ritual.start_column
-        self.witch_deck = list(range(len(c.witches)))
-        shuffle(rs, self.witch_deck)
-        forced = {seat: w for seat, w in r.forced_witches if seat < self.n}  # [setup.forced]: dealt and kept
-        for w in forced.values():
-            self.witch_deck.remove(w)
-        for s in self.order:
-            p = self.players[s]
-            own = forced.get(s)
-            dealt = [self.witch_deck.pop() for _ in range(r.witches_dealt if own is None else r.witches_dealt - 1)]
-            if own is not None:
-                dealt.insert(0, own)
-            while len(dealt) > r.witches_kept:
-                back = self.ask(Kind.DRAFT_RETURN, s, dealt if own is None else dealt[1:])
-                dealt.remove(back)
-                self.witch_deck.insert(0, back)  # under the deck
-            p.coven = dealt
-            p.witches_start = len(dealt)
-            self.drafted[s] = list(dealt)
-        self.goal_deck = [i for i, g in enumerate(c.goals) if self.full or not g.full_only]
-        shuffle(rs, self.goal_deck)
-        for s in range(self.n):
-            self.goals[s] = [self.goal_deck.pop() for _ in range(r.goals_dealt)]
-        self.chamber1 = self.witch_deck.pop()
-        self.crowd_neutral = r.neutral_crowd
-        towns = [i for i, a in enumerate(c.areas) if a.town]
-        tiles = list(range(len(c.buildings)))
-        shuffle(rs, tiles)
-        for area, b in zip(towns, tiles[: r.buildings_on_board], strict=False):
-            self.buildings[area] = b
-        icons = list(range(len(INGREDIENTS))) + [below(rs, len(INGREDIENTS)) for _ in range(r.lunar_extra_icons)]
-        shuffle(rs, icons)
-        self.lunar = icons
-        self.patient_stack = list(range(len(c.patients)))
-        shuffle(rs, self.patient_stack)
-        for start in r.hunter_start_spaces[self.n]:
-            self.hunter_space.append(start)
-            self.hunter_active.append(True)
-        if self.full:
-            self.market = spells.setup_market(self)
-        for module_setup in self.hooks.setup:
-            module_setup(self)
-        self.fill_patients()
-        self.prepare_septima()
-        for s in reversed(self.order):
-            opts = [v for v in self.board.edge_vertices if v not in self.occupied]
-            self.move_to(self.players[s], self.ask(Kind.START_VERTEX, s, opts))
-        for place_leaders in self.hooks.place_leaders:
-            place_leaders(self)
-
-    def fill_patients(self) -> None:
-        """B9 step 3: draw patients until the board holds 4/5/6, each on its flag's lowest free space."""
-        target = self.rules.patients_on_board[self.n]
-        tries = len(self.patient_stack)
-        while len(self.patients) < target and self.patient_stack and tries > 0:
-            tries -= 1
-            tile = self.patient_stack.pop()
-            disease, flag = self.content.patients[tile]
-            space = next((s for s in self.space_order.get(flag, ()) if s not in self.patients), None)
-            if space is None:  # no free space of that colour (assumed): the tile goes to the discard
-                self.patient_discard.append(tile)
-                continue
-            self.patients[space] = Patient(tile, disease, space, self.board.patient_spaces[space])
-            if self.sink is not None:
-                self.note("patients", TABLE, f"{self.content.diseases[disease].id} patient on {space}")
-
-    def prepare_septima(self) -> None:
-        """B9 step 4 / B10: all Septima markers back in the bag, shuffled, two revealed (right = this turn)."""
-        self.septima_bag = list(self.mode_actions)
-        shuffle(self.rng_draw, self.septima_bag)
-        self.septima_right = self.septima_bag.pop()
-        self.septima_left = self.septima_bag.pop()
-        if self.sink is not None:
-            self.note("septima", TABLE, self._septima_markers())
-
-    # ------------------------------------------------------------------------------------------------ flow
-    def play(self) -> GameResult:
-        """Play the whole game (B2) and return its result."""
-        if self.recorder is not None:
-            self.recorder.mark(self, True)
-        self.setup()
-        return self.play_from(0, 0)
-
-    def play_from(
-        self, season0: int, turn0: int, forced: dict[int, int] | None = None, last_season: int | None = None
-    ) -> GameResult:
-        """Play on from the card selection of moon phase `turn0` of season `season0` to the end of the game.
-        ``forced`` fixes the card of some seats in that first selection and ``last_season`` ends the game early,
-        scoring as if that season were the last (both used by search players on a clone)."""
-        seasons = len(self.rules.seasons) if last_season is None else last_season + 1
-        for season in range(season0, seasons):
-            self.season = season
-            if season > season0:
-                self.preparation()
-            for turn in range(turn0 if season == season0 else 0, self.rules.turns_per_season):
-                self.turn = turn
-                self.moon_phase(forced if season == season0 and turn == turn0 else None)
-            self.step = "trial"
-            self.cause = "trial"
-            trials.trial_phase(self, crowd_picks=season < seasons - 1)
-            if season < seasons - 1:
-                self.end_of_season()
-        self.step = "game_end"
-        self.cause = "game_end"
-        return scoring.final_result(self)
-
-    def preparation(self) -> None:
-        """B9: new witch on trial, angry citizens on staying patients, refill patients, Septima markers."""
-        self.step = "preparation"
-        self.cause = "preparation"
-        self.turn = 0
-        if self.witch_deck:
-            self.chamber1 = self.witch_deck.pop()
-            if self.sink is not None:
-                self.note("witch_on_trial", TABLE, self.content.witches[self.chamber1].id)
-        for patient in self.patients.values():
-            patient.angry = 1
-        self.fill_patients()
-        self.prepare_septima()
-        for start_season in self.hooks.start_season:
-            start_season(self)
+        return others, mine == s.septima_right
 
     def clone(self, policies: Sequence[Policy], seed: int) -> Game:
         """An independent copy of the game for simulations (search players): the per-game state copied field by
@@ -491,33 +321,7 @@ class Game:
         twin.seed, twin.sink, twin.cause, twin.policies = self.seed, None, self.cause, list(policies)
         twin.recorder = None
         twin._use_tables(self.tables)
-        twin.hand_actions, twin.returning_card, twin.fx = self.hand_actions, self.returning_card, self.fx
-        twin.witches_off = [list(x) for x in self.witches_off]
-        twin.players = [p.copy() for p in self.players]
-        twin.goals = [list(x) for x in self.goals]
-        twin.goals_scored = [list(x) for x in self.goals_scored]
-        twin.drafted = [list(x) for x in self.drafted]
-        twin.decisions, twin.season, twin.turn, twin.step = self.decisions, self.season, self.turn, self.step
-        twin.start_player, twin.first_player = self.start_player, self.first_player
-        twin.order, twin.occupied = list(self.order), set(self.occupied)
-        twin.played, twin.remember_copy = list(self.played), list(self.remember_copy)
-        twin.witch_deck, twin.witch_box = list(self.witch_deck), list(self.witch_box)
-        twin.chamber1, twin.chamber2 = self.chamber1, list(self.chamber2)
-        twin.seated = [list(x) for x in self.seated]
-        twin.crowd_neutral, twin.crowd_angry = self.crowd_neutral, self.crowd_angry
-        twin.patient_stack, twin.patient_discard = list(self.patient_stack), list(self.patient_discard)
-        twin.patients = {space: pt.copy() for space, pt in self.patients.items()}
-        twin.septima_bag, twin.septima_left, twin.septima_right = (
-            list(self.septima_bag),
-            self.septima_left,
-            self.septima_right,
-        )
-        twin.lunar = list(self.lunar)
-        twin.hunter_space, twin.hunter_active = list(self.hunter_space), list(self.hunter_active)
-        twin.potion_supply, twin.crystal_supply = list(self.potion_supply), self.crystal_supply
-        twin.buildings = dict(self.buildings)
-        twin.market = [row.copy() for row in self.market]
-        twin.goal_deck = list(self.goal_deck)
+        twin.s = self.s.copy()
         twin.modules = tuple(m.copy() for m in self.modules)
         twin.module_by_name = {m.name: m for m in twin.modules}
         twin.hooks = BoundHooks(twin.modules)
@@ -530,225 +334,73 @@ class Game:
     def determinize(self, seat: int, rng: random.Random) -> None:
         """Replace everything `seat` cannot see by a random guess consistent with what it can: deck and bag
         orders are reshuffled and other seats' goals are redealt from the goals it has not seen (for a clone)."""
-        for pile in (self.witch_deck, self.patient_stack, self.septima_bag):
+        s = self.s
+        for pile in (s.witch_deck, s.patient_stack, s.septima_bag):
             shuffle(rng, pile)
-        for row in self.market:
+        for row in s.market:
             shuffle(rng, row.deck)
-        unseen = list(self.goal_deck)
-        for s in range(self.n):
-            if s != seat:
-                unseen.extend(self.goals[s])
+        unseen = list(s.goal_deck)
+        for other in range(self.n):
+            if other != seat:
+                unseen.extend(s.goals[other])
         shuffle(rng, unseen)
-        for s in range(self.n):
-            if s != seat:
-                k = len(self.goals[s])
-                self.goals[s], unseen = unseen[:k], unseen[k:]
-        self.goal_deck = unseen
+        for other in range(self.n):
+            if other != seat:
+                k = len(s.goals[other])
+                s.goals[other], unseen = unseen[:k], unseen[k:]
+        s.goal_deck = unseen
         for module_determinize in self.hooks.determinize:
             module_determinize(self, seat, rng)
 
     def card_options(self, p: Player) -> list[int]:
         """B11: the cards in hand a seat may select now; modules (S3: in animal form, the tile's four) and the rule
         effect in force (Broken Memories) may narrow them."""
-        opts = [i for i in self.hand_actions if p.hand[i]]
+        opts = [i for i in self.s.hand_actions if p.hand[i]]
         for card_options in self.hooks.card_options:
             opts = card_options(self, p, opts)
-        fx = self.fx
+        fx = self.s.fx
         return fx.card_options(self, p, opts) if fx.uses_card_options else opts
 
+    # ------------------------------------------------------------------------------------------------ flow
+    # The phases are functions in engine/flow.py; these are the names callers use and subclasses override.
+    def setup(self) -> None:
+        """B5-B6: the board, the draft and the goals (``flow.setup``)."""
+        flow.setup(self)
+
+    def play(self) -> GameResult:
+        """B2: the whole game; returns its result (``flow.play``)."""
+        return flow.play(self)
+
+    def play_from(
+        self, season0: int, turn0: int, forced: dict[int, int] | None = None, last_season: int | None = None
+    ) -> GameResult:
+        """Play on from moon phase `turn0` of season `season0`, some seats' first cards `forced`, ending after
+        `last_season` (``flow.play_from``)."""
+        return flow.play_from(self, season0, turn0, forced, last_season)
+
+    def preparation(self) -> None:
+        """B9: the start of a season (``flow.preparation``)."""
+        flow.preparation(self)
+
     def moon_phase(self, forced: dict[int, int] | None = None) -> None:
-        """B11-B17: select, resolve (pre-move, card, suspicion, ritual), hunter rolls, relocation, end."""
-        players = self.players
-        if self.recorder is not None:
-            self.recorder.mark(self, False)
-        self.step = "select"
-        self.cause = "select"
-        for p in players:
-            p.raised = False
-        for start_phase in self.hooks.start_phase:
-            start_phase(self)
-        choices = [
-            forced[p.seat] if forced and p.seat in forced else self.ask(Kind.CARD, p.seat, self.card_options(p))
-            for p in players
-        ]
-        for s, card in enumerate(choices):  # reveal
-            self.played[s] = card
-            players[s].hand[card] = False
-        for reveal in self.hooks.reveal:
-            reveal(self)
-        self.step = "resolve"
-        for before_turns in self.hooks.before_turns:
-            before_turns(self)
-        for s in self.order:
-            self.resolve_turn(players[s])
-        for after_turns in self.hooks.after_turns:
-            after_turns(self)
-        self.step = "hunter"
-        self.cause = "hunter"
-        for s in self.order:
-            hunters.hunter_roll(self, players[s])
-        self.step = "relocation"
-        self.cause = "relocation"
-        for s in self.order:
-            hunters.relocate_hunter(self, players[s])
-        self.end_moon_phase()
+        """B11-B17: one moon phase (``flow.moon_phase``)."""
+        flow.moon_phase(self, forced)
 
     def resolve_turn(self, p: Player) -> None:
-        """B12-B14 for one seat: optional pre-move, the card, the suspicion step, ritual progress. The ``action``
-        event opens the turn; every change the card makes follows as its own event (cause ``action:<card>``, or the
-        witch, spell, building... that made it)."""
-        seat, card = p.seat, self.played[p.seat]
-        prev = self.cause
-        self.cause = "premove"
-        opts = [p.vertex] + [v for v in self.board.neighbours[p.vertex] if v not in self.occupied]
-        dest = self.ask(Kind.PREMOVE, seat, opts)
-        if dest != p.vertex:
-            self.move_to(p, dest)
-        potions.offer_potions(self, p, before=True)  # reading practical_potions = "own-turn" only
-        others, septima = self.matched(seat, card)
-        oil = False
-        if others == 0 and not septima and not p.no_raise:  # S4: no effect that needs a raise in animal form
-            oil = potions.offer_ritual_oil(self, p)
-        matched = others > 0 or septima or oil
-        p.played[card] += 1
-        if others:
-            p.matches_players += 1
-        if septima:
-            p.matches_septima += 1
-        if self.sink is not None:
-            self.emit(
-                "action",
-                seat,
-                action=self.action_ids[card],
-                matched_players=others,
-                matched_septima=septima,
-                matched_other="ritual-oil" if oil else None,
-                cause=self.tables.action_cause[card],
-            )
-        self.cause = self.tables.action_cause[card]
-        actions.resolve_card(self, p, card, matched, card)
-        icon = self.icon[card]
-        effects.trigger(self, p, self.play_trigger[icon])
-        if self.fx.uses_on_play:  # Omens: a half that acts when an action is played
-            self.fx.on_play(self, p, icon)
-        if self.full:
-            ritual.offer_spells(self, p, icon)
-        self.suspicion_step(p, card, others, septima, oil)
-        if self.full and matched:
-            self.cause = "ritual_progress"
-            ritual.ritual_progress(self, p, icon)
-        potions.offer_potions(self, p)
-        self.cause = prev
+        """B12-B14: one seat's turn (``flow.resolve_turn``)."""
+        flow.resolve_turn(self, p)
 
     def suspicion_step(self, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
-        """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant (or Shapeshift) raises
-        none; Ritual Oil still raises 1. Modules may change it (S4: in animal form, unmatched -1, matched 0)."""
-        before = p.suspicion
-        r = self.rules
-        if self.icon[card] == self.chant:
-            raise_by = 0
-        else:
-            raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)
-            if others and self.fx.uses_match_raise:
-                raise_by += self.fx.match_raise(self)  # Omens: Suspicious Allies
-            if oil:
-                raise_by += r.ritual_oil
-        for suspicion_change in self.hooks.suspicion_change:
-            raise_by = suspicion_change(self, p, bool(others or septima or oil), raise_by)
-        overflows = p.overflows
-        if raise_by < 0:
-            self.lower_suspicion(p, -raise_by, "match", "suspicion")
-        else:
-            self.raise_suspicion(p, raise_by, "match", "suspicion")
-        if self.sink is not None and p.suspicion == before and p.overflows == overflows:
-            self.emit(  # the step changed nothing: still one event per seat and turn
-                "suspicion",
-                p.seat,
-                suspicion_before=before,
-                suspicion_after=before,
-                cause="match",
-                detail=f"{raise_by:+d}",
-            )
+        """B13: the suspicion step of a turn (``flow.suspicion_step``)."""
+        flow.suspicion_step(self, p, card, others, septima, oil)
 
     def end_moon_phase(self) -> None:
-        """B17: Septima markers shift, played cards to discard, hunters stand, healed patients leave."""
-        self.step = "end_phase"
-        self.cause = "end_phase"
-        self.septima_right = self.septima_left
-        self.septima_left = self.septima_bag.pop() if self.septima_bag else -1
-        sink = self.sink is not None
-        if sink:
-            self.note("septima", TABLE, self._septima_markers())
-        returning = self.returning_card
-        for s, p in enumerate(self.players):
-            card = self.played[s]
-            if card == returning:
-                p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
-                if sink:
-                    self.note("hand", s, f"+{self.action_ids[card]}")
-            else:
-                p.discard.append(card)
-            self.played[s] = -1
-            self.remember_copy[s] = -1
-            for sp in p.spells:
-                sp.used_turn = -1
-        for end_turn in self.hooks.end_turn:
-            end_turn(self)
-        if sink and not all(self.hunter_active):
-            self.note("hunters", TABLE, "all hunters stand")
-        for h in range(len(self.hunter_active)):
-            self.hunter_active[h] = True
-        for space in [s for s, pt in self.patients.items() if pt.healed_by]:
-            patient = self.patients.pop(space)
-            for potion in patient.remedies:
-                self.potion_supply[potion] += 1
-            self.patient_discard.append(patient.tile)
-            if sink:
-                self.note("patients", TABLE, f"healed patient leaves {space}")
-
-    def _septima_markers(self) -> str:
-        """The Septima's two revealed markers (right = this turn's), for an event."""
-        ids = self.action_ids
-        right = ids[self.septima_right] if self.septima_right >= 0 else "-"
-        left = ids[self.septima_left] if self.septima_left >= 0 else "-"
-        return f"right {right}, left {left}"
+        """B17: the end of a moon phase (``flow.end_moon_phase``)."""
+        flow.end_moon_phase(self)
 
     def end_of_season(self) -> None:
-        """B31: patients under the stack, season advances (new hunter in Winter and Summer), start player passes,
-        cards return to hand, spell market refreshes; ongoing spells and the Magic Mirror end."""
-        self.step = "season_end"
-        self.cause = "season_end"
-        sink = self.sink is not None
-        shuffle(self.rng_draw, self.patient_discard)
-        self.patient_stack[:0] = self.patient_discard
-        self.patient_discard = []
-        next_season = self.rules.seasons[self.season + 1]
-        if next_season in self.rules.hunter_enter_seasons:
-            taken = set(self.hunter_space)
-            free = [sp for sp in range(1, REGIONS + 1) if sp not in taken]
-            if free:
-                self.hunter_space.append(free[0])
-                self.hunter_active.append(True)
-                if sink:
-                    self.note("hunters", TABLE, f"hunter {len(self.hunter_space) - 1} enters on space {free[0]}")
-        self.start_player = (self.start_player + 1) % self.n
-        self.order = [(self.start_player + i) % self.n for i in range(self.n)]
-        for p in self.players:
-            if not self.keeps_discards:  # S6: with Shapeshifting, step 4 is skipped for everyone
-                for card in p.discard:
-                    p.hand[card] = True
-                if sink and p.discard:
-                    self.note("hand", p.seat, f"+{len(p.discard)} cards back from the discard")
-                p.discard = []
-            p.mirror = -1
-            for sp in p.spells:
-                sp.active = False
-        if self.full:
-            spells.refresh_market(self)
-        if sink:
-            self.emit("season_end", TABLE, detail=self.rules.seasons[self.season], cause="season_end")
-        for end_of_season in self.hooks.end_of_season:  # step 6: the next Omen takes effect
-            end_of_season(self)
+        """B31: the end of a season (``flow.end_of_season``)."""
+        flow.end_of_season(self)
 
 
 def play_game(

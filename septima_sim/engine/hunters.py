@@ -32,7 +32,7 @@ def catch_chance(tail: tuple[float, ...], distance: int, suspicion: int) -> floa
 
 def hunter_in_region(g: Game, region: int) -> int:
     """The hunter on a region's hunter space, or -1."""
-    for h, space in enumerate(g.hunter_space):
+    for h, space in enumerate(g.s.hunter_space):
         if space == region:
             return h
     return -1
@@ -44,7 +44,7 @@ def hunter_roll(g: Game, p: Player) -> None:
     if not p.raised:
         return
     h = hunter_in_region(g, g.board.region_of[p.vertex])
-    if h < 0 or not g.hunter_active[h]:
+    if h < 0 or not g.s.hunter_active[h]:
         return
     p.hunter_rolls += 1
     die = g.rules.hunter_die
@@ -54,7 +54,7 @@ def hunter_roll(g: Game, p: Player) -> None:
         roll = die[below(g.rng_dice, len(die))]
         if g.sink is not None:
             g.note("charms", p.seat, "-1 (reroll)")
-    distance = g.board.dist[g.board.hunter_vertex[g.hunter_space[h]]][p.vertex]
+    distance = g.board.dist[g.board.hunter_vertex[g.s.hunter_space[h]]][p.vertex]
     if g.sink is not None:
         g.emit(
             "hunter_roll",
@@ -84,9 +84,9 @@ def relocate_hunter(g: Game, p: Player) -> None:
     step = 1 if g.rules.readings.hunter_direction.value == "clockwise" else -1
     for k in range(1, REGIONS):
         h = hunter_in_region(g, (region - 1 + k * step) % REGIONS + 1)
-        if h >= 0 and g.hunter_active[h]:
-            g.hunter_space[h] = region
-            g.hunter_active[h] = False
+        if h >= 0 and g.s.hunter_active[h]:
+            g.s.hunter_space[h] = region
+            g.s.hunter_active[h] = False
             if g.sink is not None:
                 g.emit("relocation", p.seat, detail=f"hunter {h} to space {region}", cause="relocation")
             return

@@ -19,16 +19,16 @@ if TYPE_CHECKING:
 
 def _calming(g: Game, p: Player) -> None:
     """Calming Potion: suspicion -2, or move a hunter to another hunter space and lay it down."""
-    taken = set(g.hunter_space)
+    taken = set(g.s.hunter_space)
     free = [sp for sp in range(1, REGIONS + 1) if sp not in taken]
-    opts = [-1] + [h * 10 + sp for h in range(len(g.hunter_space)) for sp in free]
+    opts = [-1] + [h * 10 + sp for h in range(len(g.s.hunter_space)) for sp in free]
     choice = g.ask(Kind.CALMING, p.seat, opts)
     if choice < 0:
         g.lower_suspicion(p, -g.rules.calming_suspicion)
     else:
         h, sp = divmod(choice, 10)
-        g.hunter_space[h] = sp
-        g.hunter_active[h] = False
+        g.s.hunter_space[h] = sp
+        g.s.hunter_active[h] = False
         if g.sink is not None:
             g.note("hunters", TABLE, f"hunter {h} to space {sp}, lying down")
 

@@ -37,16 +37,16 @@ def _split(p: Player, recipe: tuple[int, ...], waive: int, exact: list[int] | No
 def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> bool:
     """True when the recipe can be paid with exact ingredients, Crystals (wild) and `discount` fewer items
     (`waive`: an ingredient the recipe does not need, Toad); the rule effect in force may change the price."""
-    if g.fx.changes_price:
-        return g.fx.can_pay(g, p, potion, discount, waive)
+    if g.s.fx.changes_price:
+        return g.s.fx.can_pay(g, p, potion, discount, waive)
     return p.res[CRYSTAL] >= _split(p, g.content.potions[potion].recipe, waive) - discount
 
 
 def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) -> int:
     """Pay a recipe: the discount first waives items that would need a Crystal, then exact ingredients;
     remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
-    if g.fx.changes_price:
-        return g.fx.pay_recipe(g, p, potion, discount, waive)
+    if g.s.fx.changes_price:
+        return g.s.fx.pay_recipe(g, p, potion, discount, waive)
     exact: list[int] = []
     gaps = _split(p, g.content.potions[potion].recipe, waive, exact)
     waived = min(discount, gaps)
@@ -64,13 +64,13 @@ def remedy_for(g: Game, p: Player, disease: int) -> int:
     potion = g.remedy_of[disease]
     if potion >= 0 and p.potions[potion] > 0:
         return potion
-    return g.fx.other_remedy(g, p)
+    return g.s.fx.other_remedy(g, p)
 
 
 def heal_patient(g: Game, p: Player, patient: Patient) -> None:
     """B21a: place the matching Remedy on the patient, remove its angry citizens, advance the disease track
     (Edith: any track) and take that step's reward at once."""
-    potion = g.fx.choose_remedy(g, p, patient)
+    potion = g.s.fx.choose_remedy(g, p, patient)
     if potion < 0:
         potion = remedy_for(g, p, patient.disease)
     p.potions[potion] -= 1

@@ -30,7 +30,7 @@ def offer_spells(g: Game, p: Player, card: int) -> None:
             return
         sp = p.spells[choice]
         sp.ready = False
-        sp.used_turn = g.turn
+        sp.used_turn = g.s.turn
         s = spells[sp.idx]
         if s.ongoing:
             sp.active = True
@@ -55,7 +55,7 @@ def _advance(g: Game, p: Player) -> bool:
             return False
     ribbon = track.ribbons.get(target)
     if ribbon is not None and ribbon[0] > 0:
-        cost = g.fx.offering(g, ribbon[0])  # B26: paid whole or not at all (Vengeful Hermit: 2)
+        cost = g.s.fx.offering(g, ribbon[0])  # B26: paid whole or not at all (Vengeful Hermit: 2)
         if cost and not payment.pay(g, p, (payment.ANY,) * cost, f"ritual_row:{target}", optional=True):
             return False
     p.ritual_row = target

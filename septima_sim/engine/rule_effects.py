@@ -1,6 +1,6 @@
 """Rule changes in force: the points inside the base rules where a module's effect objects act.
 
-``Game.fx`` is the ``RuleEffect`` in force for everyone (an Omen half; ``NO_RULE_EFFECT`` when none), ``Player.fx``
+``Game.s.fx`` is the ``RuleEffect`` in force for everyone (an Omen half; ``NO_RULE_EFFECT`` when none), ``Player.fx``
 the ``SeatEffect`` in force for one seat this turn (an animal ability; ``NO_SEAT_EFFECT`` when none). The base rules
 call these hooks unconditionally; every default below is the base rule. Modules register subclasses keyed by content
 id (``modules/omens.py: HALVES``, ``modules/shapeshifting.py: ABILITIES``) and put them in force.

@@ -21,16 +21,16 @@ def score_end(g: Game) -> None:
         game_end(g)
     r = g.rules
     goals = g.content.goals
-    for p in g.players:
+    for p in g.s.players:
         loyal = 0
         for at_least, points in r.loyal_scores:
             if p.crowd >= at_least:
                 loyal = points
         g.gain_wisdom(p, loyal, "loyal_citizens", "end:loyal_citizens")
-        met = [i for i in g.goals[p.seat] if _fulfilled(g, p, i)]
+        met = [i for i in g.s.goals[p.seat] if _fulfilled(g, p, i)]
         met.sort(key=lambda i: -goals[i].wisdom)
         scored = met[: len(p.coven)]
-        g.goals_scored[p.seat] = scored
+        g.s.goals_scored[p.seat] = scored
         for i in scored:
             g.gain_wisdom(p, goals[i].wisdom, "divination", f"divination:{goals[i].id}")
         tracks = sum(d.end_values[p.tracks[k]] for k, d in enumerate(g.content.diseases))
@@ -53,7 +53,7 @@ def _fulfilled(g: Game, p: Player, goal: int) -> bool:
 
 def ranking(g: Game) -> tuple[list[int], list[int]]:
     """B3: most Wisdom wins; tie: most witches; still tied: shared win. Returns (winners, rank per seat)."""
-    keys = [(p.wisdom, len(p.coven)) for p in g.players]
+    keys = [(p.wisdom, len(p.coven)) for p in g.s.players]
     ranks = [1 + sum(1 for k in keys if k > mine) for mine in keys]
     winners = [s for s, rank in enumerate(ranks) if rank == 1]
     return winners, ranks
@@ -75,7 +75,7 @@ def final_result(g: Game) -> GameResult:
         outcome = module_outcome(g)
     if outcome is None:
         winners, ranks = ranking(g)
-        scores = sorted((p.wisdom for p in g.players), reverse=True)
+        scores = sorted((p.wisdom for p in g.s.players), reverse=True)
     else:
         winners, ranks, scores = outcome
     game: dict[str, object] = {"seed": g.seed, "players": g.n, "mode": g.config.mode}
@@ -89,16 +89,16 @@ def final_result(g: Game) -> GameResult:
         margin=scores[0] - scores[1],
         tie=len(winners) > 1,
         turns=len(g.rules.seasons) * g.rules.turns_per_season,
-        decisions=g.decisions,
-        start_player=g.first_player,
-        buildings=sorted(c.buildings[b].id for b in g.buildings.values()),
+        decisions=g.s.decisions,
+        start_player=g.s.first_player,
+        buildings=sorted(c.buildings[b].id for b in g.s.buildings.values()),
         rules_version=RULES_VERSION,
         content_hash=c.hash,
     )
     for module_fields in g.hooks.game_fields:
         module_fields(g, game)
     players = []
-    for p in g.players:
+    for p in g.s.players:
         row: dict[str, object] = {
             "seat": p.seat,
             "colour": p.colour,
@@ -138,10 +138,10 @@ def final_result(g: Game) -> GameResult:
         _defaults(row, module_columns.player)
         for seat_fields in g.hooks.player_fields:
             seat_fields(g, p, row)
-        row["witches_drafted"] = [c.witches[w].id for w in g.drafted[p.seat]]
+        row["witches_drafted"] = [c.witches[w].id for w in g.s.drafted[p.seat]]
         row["witches"] = [c.witches[w].id for w in p.coven]
         row["spells"] = [c.spells[sp.idx].id for sp in p.spells]
-        row["goals"] = [c.goals[i].id for i in g.goals[p.seat]]
-        row["goals_scored"] = [c.goals[i].id for i in g.goals_scored[p.seat]]
+        row["goals"] = [c.goals[i].id for i in g.s.goals[p.seat]]
+        row["goals_scored"] = [c.goals[i].id for i in g.s.goals_scored[p.seat]]
         players.append(row)
     return GameResult(game, players)

@@ -46,7 +46,7 @@ def setup_market(g: Game) -> list[MarketRow]:
 
 def refresh_market(g: Game) -> None:
     """End of season (B27): bottom cards are discarded, middles slide down, new middles are revealed."""
-    for row in g.market:
+    for row in g.s.market:
         row.bottom = row.middle
         row.middle = row.deck.pop() if row.deck else -1
     if g.sink is not None:
@@ -57,7 +57,7 @@ def _market(g: Game) -> str:
     """The face-up spells of every element (middle, bottom) and the top scoring spell, for an event."""
     ids = [s.id for s in g.content.spells]
     parts = []
-    for element, row in zip(ELEMENTS, g.market, strict=True):
+    for element, row in zip(ELEMENTS, g.s.market, strict=True):
         shown = [ids[i] for i in (row.scoring[-1] if row.scoring else -1, row.middle, row.bottom) if i >= 0]
         parts.append(f"{element}: {', '.join(shown) or '-'}")
     return "; ".join(parts)
@@ -68,7 +68,7 @@ def gain_spell(g: Game, p: Player) -> None:
     opts = []
     for element in g.content.ritual.columns[p.ritual_col]:
         e = ELEMENTS.index(element)
-        row = g.market[e]
+        row = g.s.market[e]
         if row.scoring:
             opts.append((e, 0))
         if row.middle >= 0:
@@ -78,7 +78,7 @@ def gain_spell(g: Game, p: Player) -> None:
     if not opts:
         return
     e, slot = g.ask(Kind.SPELL_GAIN, p.seat, opts)
-    row = g.market[e]
+    row = g.s.market[e]
     if slot == 0:
         spell = row.scoring.pop()
     elif slot == 1:
@@ -106,5 +106,5 @@ def ready_spell(g: Game, p: Player, element: str, boost: bool = True) -> None:
         if g.sink is not None:
             g.note("spell_ready", p.seat, spells[sp.idx].id)
         if boost:
-            for _ in range(g.fx.ready_extra(g)):
+            for _ in range(g.s.fx.ready_extra(g)):
                 ready_spell(g, p, "", boost=False)

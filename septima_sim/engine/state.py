@@ -49,7 +49,7 @@ class Patient:
 
 
 class Player:
-    """Everything public about one seat. Book of Divination goals are private and live in ``Game.goals``."""
+    """Everything public about one seat. Book of Divination goals are private: ``GameState.goals`` (``Game.s``)."""
 
     __slots__ = (
         "brewed",

@@ -39,7 +39,7 @@ PLAYER_STATS: dict[str, Callable[[Content, SeatState], int]] = {
 """The statistics of a player alone, by name (``content.model.STATS``)."""
 
 def _goals_scored(g: Game, p: Player) -> int:
-    return len(g.goals_scored[p.seat])
+    return len(g.s.goals_scored[p.seat])
 
 
 GAME_STATS: dict[str, Callable[[Game, Player], int]] = {"goals_scored": _goals_scored}

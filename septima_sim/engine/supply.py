@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 def gain_potion(g: Game, p: Player, potion: int, brewed: bool) -> None:
     """Take a potion from the supply; brewing a Practical potion scores its Wisdom (B21)."""
-    g.potion_supply[potion] -= 1
+    g.s.potion_supply[potion] -= 1
     p.potions[potion] += 1
     pot = g.content.potions[potion]
     if g.sink is not None:
@@ -25,7 +25,7 @@ def gain_potion(g: Game, p: Player, potion: int, brewed: bool) -> None:
 def use_potion(g: Game, p: Player, potion: int) -> None:
     """A potion the player uses goes back to the supply (the event's cause: the potion)."""
     p.potions[potion] -= 1
-    g.potion_supply[potion] += 1
+    g.s.potion_supply[potion] += 1
     if g.sink is not None:
         pid = g.content.potions[potion].id
         g.note("potions", p.seat, f"-1 {pid} used", f"potion:{pid}")

@@ -21,54 +21,56 @@ ANGRY: Final = -3
 def trial_phase(g: Game, crowd_picks: bool) -> None:
     """B24: angry citizens by suspicion level and from unhealed patients join the crowd; judge the first chamber,
     then each witch of the second chamber from the top; angry citizens leave; crowd picks (seasons 1-3)."""
+    s = g.s
     r = g.rules
     sink = g.sink is not None
-    for p in g.players:
-        g.crowd_angry += r.angry_by_level[p.suspicion - r.suspicion_min]
-    for space in [s for s, pt in g.patients.items() if pt.angry]:
-        patient = g.patients.pop(space)
-        g.crowd_angry += patient.angry
-        g.patient_discard.append(patient.tile)
+    for p in s.players:
+        s.crowd_angry += r.angry_by_level[p.suspicion - r.suspicion_min]
+    for space in [sp for sp, pt in s.patients.items() if pt.angry]:
+        patient = s.patients.pop(space)
+        s.crowd_angry += patient.angry
+        s.patient_discard.append(patient.tile)
         if sink:
             g.note("patients", TABLE, f"unhealed patient leaves {space}")
     if sink:
-        g.note("crowd", TABLE, f"{g.crowd_angry} angry citizens in the crowd")
-    if g.chamber1 >= 0:
-        judge(g, g.chamber1, g.seated[1])
-        g.seated[1] = []
-        g.chamber1 = -1
-    while g.chamber2:
-        judge(g, g.chamber2.pop(), g.seated[2])
-        g.seated[2] = []
-    g.crowd_angry = 0
+        g.note("crowd", TABLE, f"{s.crowd_angry} angry citizens in the crowd")
+    if s.chamber1 >= 0:
+        judge(g, s.chamber1, s.seated[1])
+        s.seated[1] = []
+        s.chamber1 = -1
+    while s.chamber2:
+        judge(g, s.chamber2.pop(), s.seated[2])
+        s.seated[2] = []
+    s.crowd_angry = 0
     if crowd_picks:
-        g.step = "crowd"
+        s.step = "crowd"
         thresholds = r.pick_thresholds
-        for s in g.order:
-            p = g.players[s]
+        for seat in s.order:
+            p = s.players[seat]
             k = sum(1 for t in thresholds if p.crowd >= t)
-            k = g.fx.trial_picks(g, k)  # Omens: Wave of Sympathy / Search Warrant
+            k = s.fx.trial_picks(g, k)  # Omens: Wave of Sympathy / Search Warrant
             if k and crowd.crowd_picks(g, p, k):
                 recall = passive_limit(g, p, "trial_recall", r.recall_after_picks, second=True)
                 back = min(recall, p.crowd)
                 p.crowd -= back
                 p.supply += back
                 if sink and back:
-                    g.note("citizens", s, f"{back} from the crowd back to supply", "crowd")
+                    g.note("citizens", seat, f"{back} from the crowd back to supply", "crowd")
 
 
 def judge(g: Game, witch: int, seated: list[int]) -> None:
     """B25: the whole crowd goes into the bag; citizens are drawn into the free seats; acquitted when loyal
     citizens outnumber angry ones. The winner (most loyal seated; tie: first seated) gains 3 Wisdom, may recruit
     the witch and recalls 2 loyal citizens; otherwise the witch is exiled. Drawn citizens return to the crowd."""
-    bag: list[int] = [NEUTRAL] * g.crowd_neutral + [ANGRY] * g.crowd_angry
-    crowd_before = [p.crowd for p in g.players]
-    for p in g.players:
+    s = g.s
+    bag: list[int] = [NEUTRAL] * s.crowd_neutral + [ANGRY] * s.crowd_angry
+    crowd_before = [p.crowd for p in s.players]
+    for p in s.players:
         bag.extend([p.seat] * p.crowd)
         p.crowd = 0
     for add_tokens in g.hooks.trial_bag:  # solo: the Widow's citizens (angry for the player, W2)
         add_tokens(g, bag)
-    g.crowd_neutral = g.crowd_angry = 0
+    s.crowd_neutral = s.crowd_angry = 0
     chamber = list(seated)
     free = max(0, g.rules.trial_seats[g.n] - len(chamber))
     rng = g.rng_draw
@@ -93,17 +95,17 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
                 break
     for token in chamber + bag:  # everything back to the crowd
         if token >= 0:
-            g.players[token].crowd += 1
+            s.players[token].crowd += 1
         elif token == NEUTRAL:
-            g.crowd_neutral += 1
+            s.crowd_neutral += 1
         elif token == ANGRY:
-            g.crowd_angry += 1
+            s.crowd_angry += 1
         else:
             for return_token in g.hooks.return_token:
                 return_token(g, token)
     sink = g.sink is not None
     if sink:
-        for q in g.players:
+        for q in s.players:
             if q.crowd != crowd_before[q.seat]:
                 g.note("citizens", q.seat, f"crowd {crowd_before[q.seat]} -> {q.crowd} (seated citizens back)")
         g.emit(
@@ -114,17 +116,17 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             cause="trial",
         )
     if winner >= 0:
-        p = g.players[winner]
+        p = s.players[winner]
         p.trials_won += 1
         g.gain_wisdom(p, g.rules.winner_wisdom, "trials", "trial")
-        g.fx.trial_won(g, p)
+        s.fx.trial_won(g, p)
         recall = passive_limit(g, p, "trial_recall", g.rules.winner_recall)
         recruited = g.ask(Kind.RECRUIT, winner, (1, 0), witch) == 1
         if recruited:
             if len(p.coven) >= g.rules.max_witches:
                 out = g.ask(Kind.DISCARD_WITCH, winner, p.coven)
                 p.coven.remove(out)
-                g.witch_box.append(out)
+                s.witch_box.append(out)
                 if sink:
                     g.note("coven", winner, f"-{g.content.witches[out].id} discarded")
             p.coven.append(witch)
@@ -132,16 +134,16 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             if sink:
                 g.note("coven", winner, f"+{g.content.witches[witch].id} recruited")
         else:
-            g.witch_box.append(witch)
-        recall = g.fx.after_recruit(g, witch, winner, recall, witch == g.chamber1)
+            s.witch_box.append(witch)
+        recall = s.fx.after_recruit(g, witch, winner, recall, witch == s.chamber1)
         back = min(recall, p.crowd)
         p.crowd -= back
         p.supply += back
         if sink and back:
             g.note("citizens", winner, f"{back} from the crowd back to supply")
     else:
-        g.witch_box.append(witch)
+        s.witch_box.append(witch)
     for judged in g.hooks.judged:
         judged(g, witch, chamber, winner, loyal)
-    for p in g.players:
+    for p in s.players:
         effects.trigger(g, p, "after_trial")

@@ -207,91 +207,91 @@ class LiveView:
     # own private information
     @property
     def me(self) -> Player:
-        return self._game.players[self.seat]
+        return self._game.s.players[self.seat]
 
     @property
     def my_goals(self) -> tuple[int, ...]:
-        return tuple(self._game.goals[self.seat])
+        return tuple(self._game.s.goals[self.seat])
 
     # public information
     @property
     def players(self) -> tuple[Player, ...]:
         if not self._players:  # the seats never change during a game
-            self._players = tuple(self._game.players)
+            self._players = tuple(self._game.s.players)
         return self._players
 
     @property
     def season(self) -> int:
-        return self._game.season
+        return self._game.s.season
 
     @property
     def turn(self) -> int:
-        return self._game.turn
+        return self._game.s.turn
 
     @property
     def step(self) -> str:
-        return self._game.step
+        return self._game.s.step
 
     @property
     def order(self) -> tuple[int, ...]:
-        return tuple(self._game.order)
+        return tuple(self._game.s.order)
 
     @property
     def played(self) -> tuple[int, ...]:
         """Cards revealed this turn (-1 before the reveal)."""
-        return tuple(self._game.played)
+        return tuple(self._game.s.played)
 
     @property
     def septima_markers(self) -> tuple[int, int]:
         """(right, left): this turn's Septima action and next turn's."""
-        return self._game.septima_right, self._game.septima_left
+        return self._game.s.septima_right, self._game.s.septima_left
 
     @property
     def lunar(self) -> tuple[int, ...]:
         """The moon track's ingredient icons (fixed at setup, B19)."""
         if not self._lunar:
-            self._lunar = tuple(self._game.lunar)
+            self._lunar = tuple(self._game.s.lunar)
         return self._lunar
 
     @property
     def patients(self) -> tuple[Patient, ...]:
-        return tuple(self._game.patients.values())
+        return tuple(self._game.s.patients.values())
 
     @property
     def hunters(self) -> tuple[tuple[int, bool], ...]:
         """(hunter space 1..6, standing) per hunter."""
         g = self._game
-        return tuple(zip(g.hunter_space, g.hunter_active, strict=True))
+        return tuple(zip(g.s.hunter_space, g.s.hunter_active, strict=True))
 
     @property
     def trial(self) -> tuple[int, tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
         """(first chamber witch, second chamber stack, seated citizens of chambers 1 and 2)."""
         g = self._game
-        return g.chamber1, tuple(g.chamber2), (tuple(g.seated[1]), tuple(g.seated[2]))
+        return g.s.chamber1, tuple(g.s.chamber2), (tuple(g.s.seated[1]), tuple(g.s.seated[2]))
 
     @property
     def crowd(self) -> tuple[int, int, tuple[int, ...]]:
         """(neutral, angry, loyal per seat) citizens in the crowd."""
         g = self._game
-        return g.crowd_neutral, g.crowd_angry, tuple(p.crowd for p in g.players)
+        return g.s.crowd_neutral, g.s.crowd_angry, tuple(p.crowd for p in g.s.players)
 
     @property
     def spell_market(self) -> tuple[tuple[int, int, int], ...]:
         """Face-up spells per element: (top scoring spell, middle, bottom); -1 = empty."""
-        return tuple((r.scoring[-1] if r.scoring else -1, r.middle, r.bottom) for r in self._game.market)
+        return tuple((r.scoring[-1] if r.scoring else -1, r.middle, r.bottom) for r in self._game.s.market)
 
     @property
     def buildings(self) -> dict[int, int]:
-        return dict(self._game.buildings)
+        return dict(self._game.s.buildings)
 
     @property
     def witches_out(self) -> tuple[int, ...]:
         """Witches exiled or discarded to the box (face up)."""
-        return tuple(self._game.witch_box)
+        return tuple(self._game.s.witch_box)
 
     @property
     def potion_supply(self) -> tuple[int, ...]:
-        return tuple(self._game.potion_supply)
+        return tuple(self._game.s.potion_supply)
 
     def module(self, name: str) -> object:
         """The public state of an enabled rules module (``Module.public``: e.g. ``OmensView``, ``WidowView``), or
@@ -457,26 +457,27 @@ class SealedView:
     def seal(self, g: Game, seat: int) -> None:
         """Copy the game's public state and `seat`'s own hidden information (its goals). Every member is written
         again (a policy may have written to its copy; the engine never reads it)."""
+        s = g.s
         self.seat = seat
         self.content, self.board, self.n_players, self.full = g.content, g.board, g.n, g.full
-        self.lunar = tuple(g.lunar)
-        self.my_goals = tuple(g.goals[seat])
-        self.players = tuple(seat_snapshot(p) for p in g.players)
+        self.lunar = tuple(s.lunar)
+        self.my_goals = tuple(s.goals[seat])
+        self.players = tuple(seat_snapshot(p) for p in s.players)
         self.me = self.players[seat]
-        self.season, self.turn, self.step = g.season, g.turn, g.step
-        self.order = tuple(g.order)
-        self.played = tuple(g.played)
-        self.septima_markers = (g.septima_right, g.septima_left)
+        self.season, self.turn, self.step = s.season, s.turn, s.step
+        self.order = tuple(s.order)
+        self.played = tuple(s.played)
+        self.septima_markers = (s.septima_right, s.septima_left)
         self.patients = tuple(
             PatientSnapshot(pt.tile, pt.disease, pt.space, pt.area, pt.angry, pt.healed_by, tuple(pt.remedies))
-            for pt in g.patients.values()
+            for pt in s.patients.values()
         )
         live = LiveView(g, seat)  # the same public values, read once and kept (the live view is not)
         self.hunters, self.trial, self.crowd = live.hunters, live.trial, live.crowd
         self.spell_market = live.spell_market
-        self.buildings = dict(g.buildings)
-        self.witches_out = tuple(g.witch_box)
-        self.potion_supply = tuple(g.potion_supply)
+        self.buildings = dict(s.buildings)
+        self.witches_out = tuple(s.witch_box)
+        self.potion_supply = tuple(s.potion_supply)
         self.modules = {m.name: m.public(g, seat) for m in g.modules}
 
 
@@ -525,8 +526,8 @@ class Simulator:
         g = self._game
         twin = g.clone(policies, seed)
         twin.determinize(self.seat, random.Random(seed))
-        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.season + seasons)
-        return twin.play_from(g.season, g.turn, {self.seat: card}, last)
+        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.s.season + seasons)
+        return twin.play_from(g.s.season, g.s.turn, {self.seat: card}, last)
 
     def record(self) -> None:
         """Keep what ``branch`` needs (a checkpoint per moon phase and the answers since): call it in ``attach``."""
@@ -555,12 +556,12 @@ class Simulator:
         rng = random.Random(seed)
         run = _Branch(self.seat, decision, index, list(rec.trace), rng, one_turn)
         run.on_release = on_release
-        run.where = (-1, -1) if rec.at_setup else (g.season, g.turn)
+        run.where = (-1, -1) if rec.at_setup else (g.s.season, g.s.turn)
         twin = rec.snapshot.clone([_BranchSeat(run, p) for p in policies], rng.getrandbits(64))
         for stream, state in zip((twin.rng_setup, twin.rng_draw, twin.rng_dice), rec.states, strict=True):
             stream.setstate(state)  # type: ignore[arg-type]
         run.game = twin
-        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.season + seasons)
+        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.s.season + seasons)
         try:
             if rec.at_setup:
                 twin.setup()
@@ -595,7 +596,7 @@ class Recorder:
         self.snapshot = game.clone([_Idle() for _ in range(game.n)], 0)
         self.states = (game.rng_setup.getstate(), game.rng_draw.getstate(), game.rng_dice.getstate())
         self.at_setup = at_setup
-        self.where = (game.season, game.turn)
+        self.where = (game.s.season, game.s.turn)
         self.trace.clear()
 
 
@@ -666,7 +667,7 @@ class _Branch:
                 self.release()
             return self.index
         g = self.game
-        if self.one_turn and g is not None and g.step == "select" and (g.season, g.turn) != self.where:
+        if self.one_turn and g is not None and g.s.step == "select" and (g.s.season, g.s.turn) != self.where:
             raise _Stop
         return inner.choose(decision, view)
 

@@ -122,7 +122,7 @@ def content_names(content: Content, game: Game) -> dict[str, Any]:
         "diseases": [d.id for d in content.diseases],
         "potions": [p.name for p in content.potions],
         "ritual_rows": len(content.ritual.rows),
-        "colours": [p.colour for p in game.players],
+        "colours": [p.colour for p in game.s.players],
         "personas": [pol.name for pol in game.policies],
     }
 
@@ -133,35 +133,35 @@ def public_state(g: Game) -> dict[str, Any]:
     acts = g.action_ids
     witch = c.witches
     state: dict[str, Any] = {
-        "step": g.step,
-        "season": g.season + 1,
-        "turn": g.turn + 1,
-        "start": g.start_player,
-        "septima": [acts[i] if i >= 0 else "" for i in (g.septima_left, g.septima_right)],
-        "chamber1": witch[g.chamber1].name if g.chamber1 >= 0 else "",
-        "chamber2": [witch[w].name for w in g.chamber2],
-        "seated": [[_citizen(x) for x in g.seated[1]], [_citizen(x) for x in g.seated[2]]],
-        "crowd": [g.crowd_neutral, g.crowd_angry],
-        "hunters": [[space, active] for space, active in zip(g.hunter_space, g.hunter_active, strict=True)],
+        "step": g.s.step,
+        "season": g.s.season + 1,
+        "turn": g.s.turn + 1,
+        "start": g.s.start_player,
+        "septima": [acts[i] if i >= 0 else "" for i in (g.s.septima_left, g.s.septima_right)],
+        "chamber1": witch[g.s.chamber1].name if g.s.chamber1 >= 0 else "",
+        "chamber2": [witch[w].name for w in g.s.chamber2],
+        "seated": [[_citizen(x) for x in g.s.seated[1]], [_citizen(x) for x in g.s.seated[2]]],
+        "crowd": [g.s.crowd_neutral, g.s.crowd_angry],
+        "hunters": [[space, active] for space, active in zip(g.s.hunter_space, g.s.hunter_active, strict=True)],
         "patients": sorted(
-            [sp, c.diseases[pt.disease].id, pt.angry, pt.healed_by, len(pt.remedies)] for sp, pt in g.patients.items()
+            [sp, c.diseases[pt.disease].id, pt.angry, pt.healed_by, len(pt.remedies)] for sp, pt in g.s.patients.items()
         ),
-        "buildings": {c.areas[a].id: c.buildings[b].name for a, b in g.buildings.items()},
+        "buildings": {c.areas[a].id: c.buildings[b].name for a, b in g.s.buildings.items()},
         "market": [
             [
                 c.spells[row.scoring[-1]].name if row.scoring else "",
                 c.spells[row.middle].name if row.middle >= 0 else "",
                 c.spells[row.bottom].name if row.bottom >= 0 else "",
             ]
-            for row in g.market
+            for row in g.s.market
         ],
         "piles": {
-            "witches": len(g.witch_deck),
-            "patients": len(g.patient_stack),
-            "crystals": g.crystal_supply,
+            "witches": len(g.s.witch_deck),
+            "patients": len(g.s.patient_stack),
+            "crystals": g.s.crystal_supply,
         },
         "omen": _omen(g),
-        "players": [_player(g, p) for p in g.players],
+        "players": [_player(g, p) for p in g.s.players],
         "widow": _widow(g),
     }
     return state
@@ -197,7 +197,7 @@ def _omen(g: Game) -> dict[str, Any] | None:
 def _player(g: Game, p: Any) -> dict[str, Any]:
     c = g.content
     acts = g.action_ids
-    hand_ids = g.hand_actions
+    hand_ids = g.s.hand_actions
     ss = _module(g, ShapeshiftingModule)
     seat = ss.seats[p.seat] if ss is not None else None
     form, covered, animals = (seat.form, seat.covered, seat.animals) if seat is not None else (-1, -1, [])
@@ -207,7 +207,7 @@ def _player(g: Game, p: Any) -> dict[str, Any]:
         "wisdom": p.wisdom,
         "suspicion": p.suspicion,
         "hand": [acts[i] for i in hand_ids if p.hand[i]],
-        "played": acts[g.played[p.seat]] if g.played[p.seat] >= 0 else "",
+        "played": acts[g.s.played[p.seat]] if g.s.played[p.seat] >= 0 else "",
         "discard": [acts[i] for i in p.discard],
         "coven": [c.witches[w].name for w in p.coven],
         "covered": c.witches[covered].name if covered >= 0 else "",

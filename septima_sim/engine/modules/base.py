@@ -79,7 +79,7 @@ class Module:
         return options
 
     def reveal(self, g: Game) -> None:
-        """B11, after every seat revealed its card (``g.played``)."""
+        """B11, after every seat revealed its card (``g.s.played``)."""
 
     def before_turns(self, g: Game) -> None:
         """B12, before the first seat resolves its card."""

@@ -3,7 +3,7 @@
 Three Omen cards lie on the Witches' Sabbath; at the last step of each end of season the next one takes effect with
 its dark half when the players' total suspicion reaches the threshold, else its bright half (O3). Each half is an
 ``OmenEffect`` keyed by its content id (``HALVES``, the ``effect`` of a half in omens.toml); the one in force is
-``Game.fx``, which the base rules consult at their rule points. Bright effects are optional (the policy is asked when
+``Game.s.fx``, which the base rules consult at their rule points. Bright effects are optional (the policy is asked when
 it is a real choice); dark ones are mandatory. Wisdom gained or lost through an Omen goes to the ``omens`` source.
 """
 
@@ -105,12 +105,12 @@ class OmensModule(Module):
         self.card, self.side = card, side
         if card < 0:
             self.effect = None
-            g.fx = NO_RULE_EFFECT
+            g.s.fx = NO_RULE_EFFECT
             return
         half: OmenHalf = getattr(g.content.omens[card], side)
         self.effect = HALVES[half.hook](half)
         self.effect.cause = f"omen:{g.content.omens[card].id}/{side}"
-        g.fx = self.effect
+        g.s.fx = self.effect
 
     def season_over(self, g: Game) -> None:
         """The previous Omen ends."""
@@ -136,9 +136,9 @@ class OmensModule(Module):
         card, side = self.take_next(g, bottom=True)  # a game cut short (search simulations) still ends on it
         self.activate(g, card, side)
         assert self.effect is not None
-        trials = [(w, present) for season, w, present in self.trials if season == g.season]
+        trials = [(w, present) for season, w, present in self.trials if season == g.s.season]
         prev = g.caused(self.effect.cause)
-        for p in g.players:
+        for p in g.s.players:
             self.effect.sabbath(g, p, trials)
         g.cause = prev
         self.activate(g, -1, "")
@@ -146,7 +146,7 @@ class OmensModule(Module):
     def judged(self, g: Game, witch: int, chamber: list[int], winner: int, loyal: list[int]) -> None:
         """Remember each judgement for the Witches' Sabbath: its season, winner and the seats with a loyal
         citizen."""
-        self.trials.append((g.season, winner, sum(1 << s for s, n in enumerate(loyal) if n)))
+        self.trials.append((g.s.season, winner, sum(1 << s for s, n in enumerate(loyal) if n)))
 
     def event_fields(self, g: Game, record: dict[str, object]) -> None:
         """Every event carries the active Omen."""
@@ -173,7 +173,7 @@ class OmensModule(Module):
 
 def total_suspicion(g: Game) -> int:
     """O3: the total suspicion of all players, plus the Black Widow's in solo (she ignores the Omens' effects)."""
-    return sum(p.suspicion for p in g.players) + sum(m.table_suspicion(g) for m in g.modules)
+    return sum(p.suspicion for p in g.s.players) + sum(m.table_suspicion(g) for m in g.modules)
 
 
 # ---- the halves ---------------------------------------------------------------------------------------------------
@@ -280,20 +280,20 @@ class ExileWitch(OmenEffect):
     id: ClassVar[str] = "exile_witch"
 
     def take_effect(self, g: Game, om: OmensModule) -> None:
-        for s in g.order:
-            p = g.players[s]
+        for s in g.s.order:
+            p = g.s.players[s]
             if p.coven:
                 om.marked[s] = g.ask(Kind.OMEN, s, p.coven, self.id)
-                g.witches_off[s].append(om.marked[s])
+                g.s.witches_off[s].append(om.marked[s])
 
     def season_over(self, g: Game, om: OmensModule) -> None:
-        for p in g.players:
+        for p in g.s.players:
             w = om.marked[p.seat]
             if w >= 0:
-                g.witches_off[p.seat].remove(w)
+                g.s.witches_off[p.seat].remove(w)
             if w in p.coven:
                 p.coven.remove(w)
-                g.witch_box.append(w)
+                g.s.witch_box.append(w)
                 if g.sink is not None:
                     g.note("coven", p.seat, f"-{g.content.witches[w].id} exiled")
             om.marked[p.seat] = -1
@@ -307,7 +307,7 @@ class FreePractical(OmenEffect):
     def after_brew(self, g: Game, p: Player, brewed: int) -> None:
         if brewed < self.amount("brewed"):
             return
-        opts = [i for i in g.tables.potion_group["practical"] if g.potion_supply[i] > 0]
+        opts = [i for i in g.tables.potion_group["practical"] if g.s.potion_supply[i] > 0]
         if opts:
             choice = g.ask(Kind.OMEN, p.seat, [*opts, -1], self.id)
             if choice >= 0:
@@ -375,12 +375,12 @@ class SpiritualLink(OmenEffect):
         assert isinstance(excluded, Container) and isinstance(everyone, Container)
         if not ability.trigger or w.id in excluded:
             return recall
-        seats = g.order if first_chamber and w.id in everyone else [winner]
+        seats = g.s.order if first_chamber and w.id in everyone else [winner]
         if g.rules.readings.spiritual_link_dragomir.value == "one-use":  # its coven trigger is the one use
-            seats = [s for s in seats if witch not in g.players[s].coven]
+            seats = [s for s in seats if witch not in g.s.players[s].coven]
         for s in seats:
             if g.ask(Kind.OMEN, s, (1, 0), self.id) == 1:
-                self.apply(g, g.players[s], tuple(Effect(e.kind, e.amount, e.arg, "omens") for e in ability.effects))
+                self.apply(g, g.s.players[s], tuple(Effect(e.kind, e.amount, e.arg, "omens") for e in ability.effects))
         return recall
 
 
@@ -439,8 +439,8 @@ class SeasonStart(OmenEffect):
     id: ClassVar[str] = "season_start"
 
     def take_effect(self, g: Game, om: OmensModule) -> None:
-        for s in g.order:
-            self.apply(g, g.players[s], self.effects())
+        for s in g.s.order:
+            self.apply(g, g.s.players[s], self.effects())
 
 
 class SeasonPay(OmenEffect):
@@ -450,8 +450,8 @@ class SeasonPay(OmenEffect):
 
     def take_effect(self, g: Game, om: OmensModule) -> None:
         need, wisdom = self.amount(), self.amount("wisdom")
-        for s in g.order:
-            p = g.players[s]
+        for s in g.s.order:
+            p = g.s.players[s]
             paid = min(need, sum(p.res))
             payment.pay(g, p, (payment.ANY,) * paid, self.cause)
             unpaid = need - paid

@@ -74,21 +74,21 @@ class ShapeshiftingModule(Module):
         """S1: Shapeshift replaces Chant in every hand."""
         chant = g.action_index["chant"]
         self.shapeshift = g.action_index["shapeshift"]
-        g.hand_actions = (*(i for i in g.mode_actions if i != chant), self.shapeshift)
-        g.returning_card = self.shapeshift  # S2: back to hand at the end of the turn
+        g.s.hand_actions = (*(i for i in g.mode_actions if i != chant), self.shapeshift)
+        g.s.returning_card = self.shapeshift  # S2: back to hand at the end of the turn
         self.tiles = _tiles(g)
         self.seats = [AnimalSeat() for _ in range(g.n)]
 
     def setup(self, g: Game) -> None:
         """S1: every player takes the two animal tiles of their colour (the Shapeshift card is in the hand already)."""
         animals = g.content.animals
-        for p in g.players:
+        for p in g.s.players:
             self.seats[p.seat].animals = [i for i, a in enumerate(animals) if a.colour == p.colour]
 
     def start_phase(self, g: Game) -> None:
         """S3: the animal rules apply to a player who *starts* the moon phase in animal form (S4: then nothing
         raises its suspicion)."""
-        for p in g.players:
+        for p in g.s.players:
             a = self.seats[p.seat]
             a.in_animal = p.no_raise = a.form >= 0
             if a.in_animal:
@@ -105,10 +105,10 @@ class ShapeshiftingModule(Module):
     def reveal(self, g: Game) -> None:
         """S3: the animal's ability is in force this turn when the tile's leftmost action is played (not while the
         rule effect in force switches abilities off: Confused Memories)."""
-        for p in g.players:
+        for p in g.s.players:
             p.fx = NO_SEAT_EFFECT
             a = self.seats[p.seat]
-            if a.in_animal and self.tiles[a.form][0] == g.played[p.seat] and not g.fx.abilities_off:
+            if a.in_animal and self.tiles[a.form][0] == g.s.played[p.seat] and not g.s.fx.abilities_off:
                 p.fx = ABILITIES[g.content.animals[a.form].ability]
 
     def suspicion_change(self, g: Game, p: Player, matched: bool, change: int) -> int:
@@ -120,8 +120,8 @@ class ShapeshiftingModule(Module):
     def end_turn(self, g: Game) -> None:
         """A player in animal form may turn back to human (leader back, tile removed); S5: one with none of the
         tile's four actions in hand must."""
-        for s in g.order:
-            p = g.players[s]
+        for s in g.s.order:
+            p = g.s.players[s]
             a = self.seats[s]
             if a.form < 0:
                 continue
@@ -190,14 +190,14 @@ def _acting(g: Game, p: Player) -> tuple[Animal, str]:
 def cover(g: Game, p: Player, witch: int) -> None:
     """S2: the animal tile covers a witch of the coven: its ability is off while covered."""
     animal_seat(g, p).covered = witch
-    g.witches_off[p.seat].append(witch)
+    g.s.witches_off[p.seat].append(witch)
 
 
 def uncover(g: Game, p: Player) -> None:
     """Turning back to human removes the tile: the covered witch's ability is on again."""
     a = animal_seat(g, p)
     if a.covered >= 0:
-        g.witches_off[p.seat].remove(a.covered)
+        g.s.witches_off[p.seat].remove(a.covered)
     a.covered = -1
 
 

@@ -101,11 +101,11 @@ class WidowModule(Module):
         w = g.content.widow
         self.suspicion = self.suspicion_max = w.suspicion_start
         self.supply = w.citizens
-        player = g.players[0]
+        player = g.s.players[0]
         dist = g.board.dist[player.vertex]
-        far = sorted((v for v in g.board.edge_vertices if v not in g.occupied), key=lambda v: (-dist[v], v))
+        far = sorted((v for v in g.board.edge_vertices if v not in g.s.occupied), key=lambda v: (-dist[v], v))
         self.vertex = far[0]
-        g.occupied.add(self.vertex)
+        g.s.occupied.add(self.vertex)
         self.spiders = far[1 : 1 + w.spiders]
         self.first = g.rng_setup.random() < 0.5  # B4: the start player is random (the Widow or the player)
         self.start_season(g)
@@ -135,7 +135,7 @@ class WidowModule(Module):
         """Her turn: a match raises her suspicion (W1, W3); then her marker's effects (W2); then her Spiders move 1
         step toward the player's leader and one that ends on it raises the player's suspicion."""
         w = g.content.widow
-        p = g.players[0]
+        p = g.s.players[0]
         card = self.card
         action = g.action_ids[card]
         if g.sink is not None:  # her turn opens with her marker; each change follows as its own event
@@ -143,12 +143,12 @@ class WidowModule(Module):
                 "action",
                 WIDOW,
                 action=action,
-                matched_players=int(g.icon[g.played[0]] == g.icon[card]),
-                matched_septima=g.icon[card] == g.septima_right,
+                matched_players=int(g.icon[g.s.played[0]] == g.icon[card]),
+                matched_septima=g.icon[card] == g.s.septima_right,
                 matched_other=None,
                 cause=f"widow:{action}",
             )
-        if g.icon[g.played[0]] == g.icon[card]:  # matching works both ways (W1)
+        if g.icon[g.s.played[0]] == g.icon[card]:  # matching works both ways (W1)
             _suspicion(g, self, w.match_suspicion, "match")
         for e in w.cards.get(action, ()):
             _apply(g, self, e, card)
@@ -195,15 +195,16 @@ class WidowModule(Module):
 
     def outcome(self, g: Game) -> tuple[list[int], list[int], list[int]]:
         """W4: the player wins by meeting enough Tribulations (8, or 7 with Shapeshifting)."""
-        met = tribulations(g, g.players[0])
+        met = tribulations(g, g.s.players[0])
         if g.sink is not None:
             for t in g.content.widow.tribulations:
                 g.emit("tribulation", 0, detail=f"{t.id} {'met' if t.id in met else 'failed'}")
         won = len(met) >= needed(g)
-        return ([0], [1], [g.players[0].wisdom, self.wisdom]) if won else ([], [2], [g.players[0].wisdom, self.wisdom])
+        scores = [g.s.players[0].wisdom, self.wisdom]
+        return ([0], [1], scores) if won else ([], [2], scores)
 
     def game_fields(self, g: Game, row: dict[str, object]) -> None:
-        met = tribulations(g, g.players[0])
+        met = tribulations(g, g.s.players[0])
         row["tribulations_met"] = len(met)
         row["tribulations"] = met
         row["tribulations_failed"] = [t.id for t in g.content.widow.tribulations if t.id not in met]
@@ -265,7 +266,7 @@ def _toward(g: Game, start: int, target: int, steps: int, avoid_occupied: bool) 
     for _ in range(steps):
         nxt = [v for v in g.board.neighbours[here] if dist[v] < dist[here]]
         if avoid_occupied:
-            nxt = [v for v in nxt if v not in g.occupied]
+            nxt = [v for v in nxt if v not in g.s.occupied]
         if not nxt:
             break
         here = min(nxt)
@@ -292,24 +293,24 @@ def _widow_suspicion(g: Game, state: WidowModule, e: Effect, card: int) -> None:
 
 def _chase(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     """Her leader moves `amount` steps toward the player's leader (never onto an occupied vertex)."""
-    dest = _toward(g, state.vertex, g.players[0].vertex, e.amount, avoid_occupied=True)
+    dest = _toward(g, state.vertex, g.s.players[0].vertex, e.amount, avoid_occupied=True)
     if g.sink is not None and dest != state.vertex:
         g.note("leader", WIDOW, f"{state.vertex} -> {dest}", _cause(g, card))
-    g.occupied.discard(state.vertex)
+    g.s.occupied.discard(state.vertex)
     state.vertex = dest
-    g.occupied.add(dest)
+    g.s.occupied.add(dest)
 
 
 def _take_patient(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     """The lowest-numbered patient leaves the board (its Remedies back to the supply), `amount` times."""
     for _ in range(e.amount):
-        if not g.patients:
+        if not g.s.patients:
             return
-        space = min(g.patients, key=_space_number)
-        patient = g.patients.pop(space)
+        space = min(g.s.patients, key=_space_number)
+        patient = g.s.patients.pop(space)
         for potion in patient.remedies:
-            g.potion_supply[potion] += 1
-        g.patient_discard.append(patient.tile)
+            g.s.potion_supply[potion] += 1
+        g.s.patient_discard.append(patient.tile)
         if g.sink is not None:
             g.note("patients", TABLE, f"the Widow takes the patient on {space}", _cause(g, card))
 
@@ -326,9 +327,9 @@ def _widow_plead(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     """Her citizens from the crowd into the first trial chamber while it has a witch and a free seat."""
     seats = g.rules.trial_seats[g.n]
     for _ in range(e.amount):
-        if state.crowd and g.chamber1 >= 0 and len(g.seated[1]) < seats:
+        if state.crowd and g.s.chamber1 >= 0 and len(g.s.seated[1]) < seats:
             state.crowd -= 1
-            g.seated[1].append(WIDOW_TOKEN)
+            g.s.seated[1].append(WIDOW_TOKEN)
             if g.sink is not None:
                 g.note("citizens", WIDOW, "1 from the crowd into chamber 1", _cause(g, card))
 
