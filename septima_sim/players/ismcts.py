@@ -11,8 +11,10 @@ seat cannot see (``Simulator.branch``: deck orders, other seats' goals, cards no
 choosing by UCB with a progressive bias toward the heuristic's prior (``prior_weight * P(option) / (1 + visits)``,
 P a softmax of the balanced heuristic's option values), adds one node, and lets the balanced heuristic play every
 seat on to the rollout horizon (``rollout_seasons`` more season ends). Inside the tree, too, a decision the heuristic
-is sure about (by the same margin) is not a node: the heuristic answers it. The value is the seat's share of the win
-plus 0.01 per point of Wisdom margin over the best other seat. The most visited root option is played.
+is sure about (by the same margin) is not a node: the heuristic answers it. The value of a rollout is the logistic of
+the seat's Wisdom margin over the best other seat in units of ``value_scale`` (0: the share of the win plus 0.01 per
+point of margin, as ``search``). The most visited root option is played; a later decision of the same turn whose
+information set the tree already visited ``reuse_visits`` times takes that node's most visited option.
 
 ``ismcts:N`` spends N iterations per searched decision (deterministic from the game seed); ``ismcts:Nms`` spends N
 milliseconds of wall time (not reproducible: it depends on the machine's speed). Parameters live in
