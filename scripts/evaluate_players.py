@@ -2,30 +2,34 @@
 choices, ismcts speed, and the older strength / style / score-level / speed sections.
 
 Prints a plain-text report; it is not a test. Usage: ``python scripts/evaluate_players.py [--quick] [--only SECTION
-...]`` (sections: ladder2, ladder4, search, personas, animals, ismcts, strength, styles, levels, speed).
+...]`` (sections: ladder2, ladder4, search, ismcts-search, personas, animals, ismcts, strength, styles, levels, speed).
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from scipy.stats import chi2_contingency
 
 from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, GameResult, play_game
-from septima_sim.engine.decisions import Decision
+from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.view import PlayerView
 from septima_sim.players import builtin_lineups, make_policy
 from septima_sim.players.duel import duel, summarize
 from septima_sim.players.ismcts import IsmctsPolicy
 from septima_sim.players.lineup import Lineup
+from septima_sim.players.search import SearchPolicy
 
 PERSONAS = ("balanced", "healer", "brewer", "advocate", "ritualist", "cautious", "opportunist")
 
@@ -211,32 +215,71 @@ def animals(content: Content, games: int) -> None:
         print(f"  {persona:<12}{row}{sum(counts.values()) / n:>10.1f}" + (f"  ({n} games)" if n != games else ""))
 
 
+@contextlib.contextmanager
+def timing(*classes: type) -> Iterator[dict[str, list[float]]]:
+    """While open, each class's ``choose`` adds up per policy name: CPU seconds, decisions, card decisions."""
+    spent: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0, 0])
+    originals = {cls: cls.choose for cls in classes}  # type: ignore[attr-defined]
+    for cls, original in originals.items():
+
+        def timed(self: Any, decision: Decision, view: PlayerView, original: Any = original) -> int:
+            t0 = time.process_time()
+            i = original(self, decision, view)
+            row = spent[self.name]
+            row[0] += time.process_time() - t0
+            row[1] += 1
+            row[2] += decision.kind == Kind.CARD
+            return int(i)
+
+        cls.choose = timed  # type: ignore[attr-defined]
+    try:
+        yield spent
+    finally:
+        for cls, original in originals.items():
+            cls.choose = original  # type: ignore[attr-defined]
+
+
 def ismcts_speed(content: Content, games: int) -> None:
     """Decisions/s of the ismcts seat and games/s, 2-player Full games against balanced (CPU time)."""
-    print("\n## ismcts speed (2 players, Full, vs balanced, CPU time of this process)")
-    asked = collections.Counter[int]()
-    original = IsmctsPolicy.choose
-
-    def counted(self: IsmctsPolicy, decision: Decision, view: PlayerView) -> int:
-        asked[self.iterations] += 1
-        return original(self, decision, view)
-
-    IsmctsPolicy.choose = counted  # type: ignore[method-assign]
-    try:
-        for budget in (50, 200):
-            t0 = time.process_time()
+    print("\n## ismcts speed (2 players, Full, vs balanced, CPU time of the ismcts seat)")
+    for budget in (50, 200):
+        name = f"ismcts:{budget}"
+        with timing(IsmctsPolicy) as spent:
             for seed in range(games):
-                policies = [make_policy(f"ismcts:{budget}"), make_policy("balanced")]
-                play_game(GameConfig(2, "full"), content, policies, seed)
-            cpu = time.process_time() - t0
-            n = asked[budget]
-            print(f"  ismcts:{budget}: {n / cpu:.1f} decisions/s, {games / cpu:.3f} games/s "
-                  f"({n / games:.0f} decisions per game, {games} games)")  # fmt: skip
-    finally:
-        IsmctsPolicy.choose = original  # type: ignore[method-assign]
+                play_game(GameConfig(2, "full"), content, [make_policy(name), make_policy("balanced")], seed)
+        cpu, n, cards = spent[name]
+        print(f"  {name}: {n / cpu:.1f} decisions/s, {games / cpu:.3f} games/s ({n / games:.0f} decisions and "
+              f"{cards / games:.0f} card choices per game, {1000 * cpu / cards:.0f} ms per card choice all "
+              f"included, {games} games)")  # fmt: skip
 
 
-SECTIONS = ("ladder2", "ladder4", "search", "personas", "animals", "ismcts", "strength", "styles", "levels", "speed")
+def ismcts_vs_search(content: Content, seeds: int, ismcts: str, search: str) -> None:
+    """ismcts against search, 2-player Full, each seed in both seatings, with each side's CPU per decision."""
+    with timing(IsmctsPolicy, SearchPolicy) as spent:
+        r = duel(content, GameConfig(2, "full"), lambda: make_policy(ismcts), lambda: make_policy(search),
+                 range(SEARCH_SEED0, SEARCH_SEED0 + seeds))  # fmt: skip
+    print(f"\n## {ismcts} vs {search} (2 players, Full, {r.games} games, both seatings per seed)")
+    print(f"  {ismcts} win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] (target: above 50%)")
+    for name, (cpu, n, cards) in spent.items():
+        print(f"  {name:<10} {cpu / r.games:.2f} s CPU per game, {n / cpu:.0f} decisions/s, "
+              f"{1000 * cpu / cards:.0f} ms per card choice (everything it spends, over the card choices)")  # fmt: skip
+
+
+SEARCH_SEED0 = 1000
+"""First seed of the ismcts-vs-search section."""
+SECTIONS = (
+    "ladder2",
+    "ladder4",
+    "search",
+    "ismcts-search",
+    "personas",
+    "animals",
+    "ismcts",
+    "strength",
+    "styles",
+    "levels",
+    "speed",
+)
 
 
 def main() -> None:
@@ -251,10 +294,10 @@ def main() -> None:
     scale = 4 if q else 1
     run = set(args.only)
     if "ladder2" in run:
-        top = "search:50,ismcts:20" if q else "search:200,ismcts:50"
+        top = "search:50,ismcts:20" if q else "search:50,ismcts:50"
         ladder(2, f"random,greedy,balanced,{top}", 10 if q else 100, args.jobs)
     if "ladder4" in run:
-        top = "search:50,ismcts:20" if q else "search:200,ismcts:50"
+        top = "search:50,ismcts:20" if q else "search:50,ismcts:50"
         ladder(4, f"random,greedy,balanced,{top}", 2 if q else 20, args.jobs)
     if "search" in run:
         versus_search(content, 20 if q else 200, 200)
@@ -264,6 +307,9 @@ def main() -> None:
         animals(content, 25 if q else 100)
     if "ismcts" in run:
         ismcts_speed(content, 1 if q else 4)
+    if "ismcts-search" in run:
+        ismcts_vs_search(content, 5 if q else 100, "ismcts:50", "search:50")
+        ismcts_vs_search(content, 5 if q else 100, "ismcts:25", "search:50")
     if "strength" in run:
         strength(content, args.games // scale)
     if "styles" in run:

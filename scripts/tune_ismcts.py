@@ -1,11 +1,13 @@
-"""Tune the `ismcts` player's parameters (exploration, rollout depth, prior weight and temperature) with optuna TPE
-against `balanced`, and keep them in ``content/ismcts.toml`` with their provenance.
+"""Tune the `ismcts` player's parameters (exploration, rollout depth, prior weight and temperature, the margin that
+decides which decisions are searched, the value scale) with optuna TPE against an opponent (default `search:50`),
+and keep them in ``content/ismcts.toml`` with their provenance.
 
-Every trial plays ``ismcts:N`` with the trial's parameters against `balanced` in 2-player Full games, each seed in
-both seatings (the same seeds for every trial). The best trial and the current parameters are then both played on
+Every trial plays ``ismcts:N`` with the trial's parameters against ``--opponent`` in 2-player Full games, each seed
+in both seatings (the same seeds for every trial). The best trial and the current parameters are then both played on
 fresh seeds; with ``--write`` the best replaces the current ones when it scores at least as well there.
 
-Usage: ``python scripts/tune_ismcts.py --iterations 10 --trials 12 --seeds 10 --confirm 30 --jobs 2 [--write]``
+Usage: ``python scripts/tune_ismcts.py --iterations 50 --opponent search:50 --trials 12 --seeds 25 --confirm 50
+--jobs 2 [--write]``
 """
 
 from __future__ import annotations
@@ -31,15 +33,18 @@ CONFIRM_SEED0 = 60_000_000
 """Confirmation seeds start here (disjoint from the tuning seeds)."""
 
 
-def chunk(params: IsmctsParams, iterations: int, seeds: Sequence[int]) -> list[float]:
-    """Per-seed shares of ismcts with `params` against balanced."""
+def chunk(params: IsmctsParams, iterations: int, opponent: str, seeds: Sequence[int]) -> list[float]:
+    """Per-seed shares of ismcts with `params` against the opponent."""
     content = load_content()
     player = partial(IsmctsPolicy, f"ismcts:{iterations}", iterations, 0, params, balanced_heuristic)
-    return [duel(content, GameConfig(2, "full"), player, partial(make_policy, "balanced"), [s]).share for s in seeds]
+    other = partial(make_policy, opponent)
+    return [duel(content, GameConfig(2, "full"), player, other, [s]).share for s in seeds]
 
 
-def evaluate(params: IsmctsParams, iterations: int, seeds: Sequence[int], jobs: int) -> DuelResult:
-    parts = Parallel(n_jobs=jobs)(delayed(chunk)(params, iterations, list(seeds[i::jobs])) for i in range(jobs))
+def evaluate(params: IsmctsParams, iterations: int, opponent: str, seeds: Sequence[int], jobs: int) -> DuelResult:
+    parts = Parallel(n_jobs=jobs)(
+        delayed(chunk)(params, iterations, opponent, list(seeds[i::jobs])) for i in range(jobs)
+    )
     return summarize([x for part in parts for x in part])
 
 
@@ -54,7 +59,8 @@ def write(params: IsmctsParams, source: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--iterations", type=int, default=10, help="ismcts iterations per decision while tuning")
+    parser.add_argument("--iterations", type=int, default=50, help="ismcts iterations per card choice while tuning")
+    parser.add_argument("--opponent", default="search:50", help="the persona ismcts plays against")
     parser.add_argument("--trials", type=int, default=12)
     parser.add_argument("--seeds", type=int, default=10, help="seeds per trial (x2 games, both seatings)")
     parser.add_argument("--confirm", type=int, default=30, help="fresh seeds for best vs current parameters")
@@ -71,8 +77,12 @@ def main() -> None:
             rollout_seasons=trial.suggest_int("rollout_seasons", 0, 1),
             prior_weight=trial.suggest_float("prior_weight", 0.0, 5.0),
             prior_temperature=trial.suggest_float("prior_temperature", 0.3, 10.0, log=True),
+            margin=trial.suggest_float("margin", 0.0, 3.0),
+            other_share=trial.suggest_float("other_share", 0.0, 0.5),
+            reuse_visits=trial.suggest_int("reuse_visits", 0, 20),
+            value_scale=trial.suggest_float("value_scale", 0.0, 30.0),
         )
-        return evaluate(params, args.iterations, seeds, args.jobs).share
+        return evaluate(params, args.iterations, args.opponent, seeds, args.jobs).share
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=args.seed))
@@ -81,8 +91,9 @@ def main() -> None:
     study.optimize(objective, n_trials=args.trials)
     best = IsmctsParams(**study.best_params)
     fresh = list(range(CONFIRM_SEED0, CONFIRM_SEED0 + args.confirm))
-    new, old = evaluate(best, args.iterations, fresh, args.jobs), evaluate(current, args.iterations, fresh, args.jobs)
-    print(f"{args.trials} trials x {2 * args.seeds} games of ismcts:{args.iterations} vs balanced: best {best}")
+    new = evaluate(best, args.iterations, args.opponent, fresh, args.jobs)
+    old = evaluate(current, args.iterations, args.opponent, fresh, args.jobs)
+    print(f"{args.trials} trials x {2 * args.seeds} games of ismcts:{args.iterations} vs {args.opponent}: best {best}")
     for label, r in (("best", new), ("current", old)):
         print(f"  {label:<8} on fresh seeds ({r.games} games): {r.share:.1%} [{r.low:.1%}, {r.high:.1%}]")
     print(f"time: {time.perf_counter() - w0:.0f} s wall with {args.jobs} workers")
@@ -91,7 +102,7 @@ def main() -> None:
         write(
             best,
             f"scripts/tune_ismcts.py on {day}: TPE, {args.trials} trials x {2 * args.seeds} 2-player Full games of "
-            f"ismcts:{args.iterations} vs balanced (small budget); on {new.games} fresh games {new.share:.1%} "
+            f"ismcts:{args.iterations} vs {args.opponent}; on {new.games} fresh games {new.share:.1%} "
             f"[{new.low:.1%}, {new.high:.1%}] vs {old.share:.1%} for the previous values",
         )
         print("written to", PARAMS_FILE)

@@ -10,12 +10,15 @@ from pydantic import ValidationError
 
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, play_game
-from septima_sim.engine.decisions import Decision
+from septima_sim.engine.decisions import Decision, Kind
+from septima_sim.engine.results import GameResult
 from septima_sim.engine.view import PlayerView
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 from septima_sim.players.greedy import GreedyPolicy
-from septima_sim.players.ismcts import IsmctsPolicy, load_params
+from septima_sim.players.ismcts import IsmctsParams, IsmctsPolicy, load_params, settled, smooth_value
+from septima_sim.players.registry import balanced_heuristic
 
+SEARCH = IsmctsPolicy._search
 CONFIGS = [GameConfig(2), GameConfig(3, "basic"), GameConfig(2, shapeshifting=True, omens=True), GameConfig(1)]
 
 
@@ -88,3 +91,54 @@ def test_every_skill_tier_has_a_lineup_for_one_to_four_players() -> None:
         for players in range(1, 5):
             assert lineup.seat_personas(name, players, 3) == [persona] * players
         make_policy(persona)
+
+
+def _searches(content: Content, params: IsmctsParams, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The decision kinds ismcts:4 with `params` runs a search at, over one 2-player Full game against balanced."""
+    searched: list[str] = []
+    original = SEARCH
+
+    def counted(self: IsmctsPolicy, decision: Decision, *args: object) -> object:
+        searched.append(decision.kind)
+        return original(self, decision, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(IsmctsPolicy, "_search", counted)
+    player = IsmctsPolicy("ismcts:4", 4, 0, params, balanced_heuristic)
+    play_game(GameConfig(2), content, [player, make_policy("balanced")], 5)
+    return searched
+
+
+def test_the_budget_goes_where_the_heuristic_is_unsure(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = load_params().model_dump() | {"reuse_visits": 0, "other_share": 1.0}
+    everywhere = _searches(content, IsmctsParams(**base | {"margin": 1000.0}), monkeypatch)
+    cards_only = _searches(content, IsmctsParams(**base | {"margin": 0.0}), monkeypatch)
+    no_share = _searches(content, IsmctsParams(**base | {"margin": 1000.0, "other_share": 0.0}), monkeypatch)
+    assert len(everywhere) > len(cards_only)
+    assert "card" in everywhere and len(set(everywhere)) >= 4  # every unsettled kind is searched
+    assert cards_only and set(cards_only) == {"card"}  # margin 0: the heuristic is sure of every other decision
+    assert no_share and set(no_share) == {"card"}  # other_share 0: only card choices spend the budget
+
+
+def test_a_later_decision_of_the_turn_reuses_the_tree(content: Content, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = load_params().model_dump() | {"margin": 1000.0, "other_share": 1.0}
+    fresh = _searches(content, IsmctsParams(**base | {"reuse_visits": 0}), monkeypatch)
+    reused = _searches(content, IsmctsParams(**base | {"reuse_visits": 1}), monkeypatch)
+    assert fresh.count("card") == reused.count("card") and len(reused) < len(fresh)
+
+
+def test_settled_only_for_a_non_card_decision_with_a_clear_best() -> None:
+    values = [1.0, 3.0, 2.5]
+    assert settled(Decision(Kind.BREW, 0, (0, 1, 2)), values, 0.4) == 1
+    assert settled(Decision(Kind.BREW, 0, (0, 1, 2)), values, 0.6) == -1
+    assert settled(Decision(Kind.CARD, 0, (0, 1, 2)), values, 0.4) == -1
+    assert settled(Decision(Kind.BREW, 0, (0, 1, 2)), None, 0.4) == -1
+    assert settled(Decision(Kind.BREW, 0, (0, 1)), [2.0, 2.0], 0.1) == -1  # a tie is searched
+
+
+def test_the_smooth_value_grows_with_the_wisdom_margin() -> None:
+    def result(mine: int, other: int) -> GameResult:
+        seats = [{"seat": 0, "wisdom": mine}, {"seat": 1, "wisdom": other}]
+        return GameResult({"winner_seats": [0 if mine >= other else 1]}, seats)  # type: ignore[list-item]
+
+    values = [smooth_value(result(m, 20), 0, 5.0) for m in (10, 19, 20, 21, 30)]
+    assert values == sorted(set(values)) and values[2] == 0.5 and values[0] > 0.0 and values[-1] < 1.0

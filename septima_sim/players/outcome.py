@@ -13,12 +13,17 @@ def seat_value(result: GameResult, seat: int) -> float:
     """The seat's share of the win (ties split) plus ``MARGIN_WEIGHT`` times its Wisdom margin."""
     winners = result.winners
     share = 1.0 / len(winners) if seat in winners else 0.0
+    return share + MARGIN_WEIGHT * seat_margin(result, seat)
+
+
+def seat_margin(result: GameResult, seat: int) -> int:
+    """The seat's Wisdom minus the best other seat's (solo: minus the Widow's)."""
     rows = result.players
     mine = _int(rows[seat]["wisdom"])
     others = [_int(r["wisdom"]) for r in rows if r["seat"] != seat]
     if not others:  # solo: the Widow's Wisdom is the opponent
         others = [_int(result.game["widow_wisdom"])]
-    return share + MARGIN_WEIGHT * (mine - max(others))
+    return mine - max(others)
 
 
 def _int(value: object) -> int:
