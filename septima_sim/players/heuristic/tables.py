@@ -6,7 +6,8 @@ from __future__ import annotations
 from septima_sim.content.model import Content
 from septima_sim.engine.board import Board
 from septima_sim.engine.hunters import catch_chance, roll_tail
-from septima_sim.engine.view import PatientState, PlayerView
+from septima_sim.engine.state import Patient
+from septima_sim.engine.view import LiveView
 
 
 class Tables:
@@ -73,14 +74,14 @@ class Tables:
         return counts
 
 
-ByArea = dict[int, list[PatientState]]
+ByArea = dict[int, list[Patient]]
 """Patients by the area they stand next to."""
 
 _TABLES: dict[str, Tables] = {}
 """Content hash -> static lookups."""
 
 
-def tables_for(view: PlayerView) -> Tables:
+def tables_for(view: LiveView) -> Tables:
     """The lookups of the view's content, built at its first game and kept."""
     content = view.content
     t = _TABLES.get(content.hash)
