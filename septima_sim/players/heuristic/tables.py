@@ -17,10 +17,12 @@ class Tables:
         "action_ids",
         "board",
         "building_areas",
+        "disease_of_remedy",
         "far",
         "heal",
         "ingredients_at",
         "lunar_counts",
+        "n_areas",
         "outcrops_at",
         "recipes",
         "remedy_for_disease",
@@ -48,6 +50,12 @@ class Tables:
             if pot.kind == "remedy":
                 remedy[disease_ids.index(pot.cures)] = i
         self.remedy_for_disease = tuple(remedy)
+        cured = [-1] * len(content.potions)  # per potion: the disease it is the remedy of (the first), or -1
+        for disease, potion in enumerate(remedy):
+            if potion >= 0 and cured[potion] < 0:
+                cured[potion] = disease
+        self.disease_of_remedy = tuple(cured)
+        self.n_areas = len(areas)
         self.recipes = tuple(
             tuple((ing, pot.recipe.count(ing)) for ing in sorted(set(pot.recipe))) for pot in content.potions
         )  # per potion: (ingredient, how many)

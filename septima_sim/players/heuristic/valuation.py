@@ -92,7 +92,7 @@ class Valuation:
         self._plans: dict[int, float] = {}
         self._hunt: dict[int, int] | None = None  # region -> vertex of its standing hunter
         self._pba: ByArea | None = None
-        self._area_value: dict[int, float] | None = None
+        self._area_value: list[float] | None = None
         self._waiting: list[int] | None = None
         self._static: tuple[float, ...] = ()
         self._sus_memo: dict[tuple[int, int], float] = {}
@@ -239,7 +239,7 @@ class Valuation:
         if brewing:
             value += pot.wisdom * w.wisdom
         if pot.kind == "remedy":
-            disease = self._t.remedy_for_disease.index(potion)
+            disease = self._t.disease_of_remedy[potion]
             waiting = self._waiting
             if waiting is None:
                 waiting = self._waiting = [0] * len(self._c.diseases)
@@ -375,15 +375,16 @@ class Valuation:
         """Worth of standing on each vertex for the coming turns: patients to heal, next turn's lunar ingredients,
         outcrops, minus the risk of the region's standing hunter."""
         t = self._t
-        area_value = self._area_value  # worth of the patients of each area that has some, once per decision
+        area_value = self._area_value  # per area: worth of its patients (0 without), once per decision
         if area_value is None:
             remedy = t.remedy_for_disease
             potions = me.potions
             seat = self.seat
-            area_value = self._area_value = {
-                area: sum(2.5 if potions[remedy[pt.disease]] > 0 else 0.5 for pt in pts if not pt.healed_by >> seat & 1)
-                for area, pts in patients.items()
-            }
+            area_value = self._area_value = [0.0] * t.n_areas
+            for area, pts in patients.items():
+                area_value[area] = sum(
+                    2.5 if potions[remedy[pt.disease]] > 0 else 0.5 for pt in pts if not pt.healed_by >> seat & 1
+                )
             turn = view.turn
             lunar = view.lunar
             nxt = (lunar[turn + 1], lunar[turn + 2]) if turn + 2 < len(lunar) else (lunar[0], lunar[1])
@@ -406,10 +407,10 @@ class Valuation:
         out = []
         for v in vertices:
             value = static[v]
-            if area_value:
+            if patients:
                 for area in vertex_areas[v]:
-                    worth = area_value.get(area)
-                    if worth is not None:
+                    worth = area_value[area]
+                    if worth:  # adding 0 would change nothing
                         value += worth
             hv = standing.get(region_of[v])
             if hv is not None:
@@ -422,7 +423,11 @@ class Valuation:
         if out is None:
             out = self._pba = {}
             for pt in view.patients:
-                out.setdefault(pt.area, []).append(pt)
+                here = out.get(pt.area)
+                if here is None:
+                    out[pt.area] = [pt]
+                else:
+                    here.append(pt)
         return out
 
     def _trial_odds(self, view: LiveView, chamber: int) -> float:
