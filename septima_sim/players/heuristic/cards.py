@@ -135,12 +135,12 @@ class CardChoice(Valuation):
         for q in players:
             if q.seat != self.seat:
                 hand = q.hand
-                size = sum(hand)
+                size = sum(1 for h in hand if h)  # a generator: compiled, a native loop (not builtins.sum)
                 if size:
                     f = 1.0 - 1.0 / size
                     for c in options:
                         if hand[c]:
-                            miss[c] *= f
+                            miss[c] = miss[c] * f  # a float product (``*=`` on a list item is generic)
         remember = t.remember
         copies = [c for c in set(me.discard) if c != remember] if remember in options else []
         evaluated = (*options, *copies)

@@ -33,7 +33,7 @@ class MovementHandlers(CardChoice):
         no_raise = ids[card_i] in NO_RAISE or me.no_raise
         raise_by = 0 if no_raise else (1 if others else 0) + (2 if septima else 0)
         gain = card in ("collect", "heal", "ritual")
-        if not (raise_by or gain or any(me.potions)):
+        if not (raise_by or gain or any(n != 0 for n in me.potions)):
             return [1.0 if v == me.vertex else 0.0 for v in decision.options]  # no gain, no risk, no patient to reach
         patients = self._patients_by_area(view)
         values = []
