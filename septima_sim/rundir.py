@@ -9,10 +9,10 @@ import platform
 import shutil
 import subprocess
 from datetime import datetime
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 import tomli_w
 
@@ -35,16 +35,15 @@ def _git_sha() -> str | None:
 
 
 def _versions() -> dict[str, str]:
-    import joblib
-    import pydantic
-
+    """The versions the manifest records, read from the installed distributions' metadata: numpy and joblib are
+    not imported by a one-job run (start-up time)."""
     return {
         "python": platform.python_version(),
         "septima-sim": __version__,
-        "numpy": np.__version__,
+        "numpy": version("numpy"),
         "polars": pl.__version__,
-        "joblib": joblib.__version__,
-        "pydantic": pydantic.__version__,
+        "joblib": version("joblib"),
+        "pydantic": version("pydantic"),
     }
 
 

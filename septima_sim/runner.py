@@ -17,14 +17,13 @@ import time
 import traceback
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
-from joblib import Parallel, delayed, parallel_config
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
@@ -32,6 +31,7 @@ from rich.text import Text
 from septima_sim import stopping, store
 from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, Policy, play_game
+from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
 from septima_sim.players import make_policy
 
@@ -49,8 +49,9 @@ class RunInterrupted(Exception):
 
 
 def game_seed(root: int, index: int) -> int:
-    """The seed of game ``index`` in every cell: SeedSequence(root, spawn_key=(index,)), as a 63-bit int."""
-    return int(np.random.SeedSequence(root, spawn_key=(index,)).generate_state(1, np.uint64)[0] >> np.uint64(1))
+    """The seed of game ``index`` in every cell: numpy's SeedSequence(root, spawn_key=(index,)), first 64-bit word,
+    as a 63-bit int (in plain arithmetic, ``engine/seeds.py``: numpy is not imported by a run)."""
+    return spawn_word(root, index) >> 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +186,11 @@ def check_backend(backend: str, scheduler: str | None) -> None:
         raise RunError("--scheduler needs --backend dask")
 
 
+_IN_PROCESS: ContextVar[bool] = ContextVar("in_process", default=False)
+"""Set by ``parallel_backend`` for a local run with one job: ``execute`` then plays its shards in this process, as
+joblib would with ``n_jobs=1``."""
+
+
 @contextmanager
 def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[str]:
     """Set joblib's backend for the run: ``local`` (loky processes) or ``dask`` (a scheduler or a LocalCluster).
@@ -192,6 +198,15 @@ def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> I
     Yields a short description of where the games run.
     """
     check_backend(backend, scheduler)
+    if backend == "local" and jobs == 1:  # one job: ``execute`` plays in this process (joblib is not even imported)
+        token = _IN_PROCESS.set(True)
+        try:
+            yield "local, 1 job(s)"
+        finally:
+            _IN_PROCESS.reset(token)
+        return
+    from joblib import parallel_config  # with numpy: about 0.1 s of start-up that a one-job run does without
+
     if backend == "local":
         watchdog = {"initializer": stopping.exit_with_driver, "initargs": (os.getpid(),)}
         with parallel_config(backend="loky", n_jobs=jobs or -1, **watchdog):
@@ -287,7 +302,12 @@ def execute(
         store.write_json_atomic(run_dir / "manifest.json", manifest)
         bar = progress.add_task(manifest["run_id"], total=total, completed=0, errors=errors)
         progress.update(bar, completed=done_games)
-        stream = Parallel(return_as="generator_unordered")(delayed(play_shard)(t) for t in todo)
+        if _IN_PROCESS.get():
+            stream: Generator[ShardOutput, None, None] = (play_shard(t) for t in todo)
+        else:
+            from joblib import Parallel, delayed
+
+            stream = Parallel(return_as="generator_unordered")(delayed(play_shard)(t) for t in todo)
         try:
             for out in stream:
                 with stopping.signals_deferred():

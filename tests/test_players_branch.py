@@ -11,7 +11,7 @@ from septima_sim.content import Content
 from septima_sim.engine import GameConfig
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.game import Game
-from septima_sim.engine.view import PlayerView, Simulator
+from septima_sim.engine.view import LiveView, PlayerView, Simulator
 from septima_sim.players import make_policy
 
 
@@ -43,6 +43,7 @@ class Prober:
         self.inner.reset(seat, rng)
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
+        """Branches, then answers as the balanced heuristic (which reads only the live view: the test hands it one)."""
         g = self.box[0]
         sim = Simulator(g, 0)
         before = public(g)
@@ -58,7 +59,7 @@ class Prober:
             assert seen[0] == before
             self.checked += 1
             self.kinds.add(decision.kind)
-        return self.inner.choose(decision, view)
+        return self.inner.choose(decision, LiveView(self.box[0], 0))  # a test seat: its own view is sealed
 
 
 @pytest.mark.parametrize("config", [GameConfig(3), GameConfig(2, shapeshifting=True, omens=True), GameConfig(1)])
@@ -84,7 +85,7 @@ class Once(Prober):
             _, result = Simulator(self.box[0], 0).branch(decision, 0, [make_policy("balanced") for _ in range(2)], 3, 1)
             assert result is not None
             self.outcome = (result.game, result.players)
-        return self.inner.choose(decision, view)
+        return self.inner.choose(decision, LiveView(self.box[0], 0))  # a test seat: its own view is sealed
 
 
 def branch_once(content: Content) -> object:

@@ -34,3 +34,17 @@ def test_game_streams_are_the_seed_sequence_children() -> None:
     streams = random_streams(123456789)
     expected = [random.Random(word) for word in numpy_words(123456789, 4)]
     assert [s.getrandbits(64) for s in streams] == [e.getrandbits(64) for e in expected]
+
+
+def numpy_game_seed(root: int, index: int) -> int:
+    """The runner's game seed as it was first written, with numpy."""
+    return int(np.random.SeedSequence(root, spawn_key=(index,)).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def test_runner_game_seeds_match_numpy() -> None:
+    from septima_sim.runner import game_seed
+
+    rng = random.Random(7)
+    pairs = [(root, index) for root in EDGES for index in (0, 1, 2, 299, 2**32, 2**40 + 3)]
+    pairs += [(rng.getrandbits(rng.choice((8, 32, 63, 64))), rng.randrange(100_000)) for _ in range(2000)]
+    assert [game_seed(r, i) for r, i in pairs] == [numpy_game_seed(r, i) for r, i in pairs]

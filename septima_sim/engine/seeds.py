@@ -75,3 +75,11 @@ def spawn_words(seed: int, n: int) -> list[int]:
     run = _words(seed)
     run += [0] * (POOL_SIZE - len(run))
     return [_first_word64(_pool([*run, *_words(child)])) for child in range(n)]
+
+
+def spawn_word(seed: int, child: int) -> int:
+    """``int(np.random.SeedSequence(seed, spawn_key=(child,)).generate_state(1, np.uint64)[0])`` for a seed and a
+    child >= 0: the first word of child ``child`` of ``spawn_words`` without computing the children before it."""
+    run = _words(seed)
+    run += [0] * (POOL_SIZE - len(run))
+    return _first_word64(_pool([*run, *_words(child)]))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
 
 from septima_sim.engine.decisions import Kind
 
@@ -261,7 +261,8 @@ class LiveView:
     def hunters(self) -> tuple[tuple[int, bool], ...]:
         """(hunter space 1..6, standing) per hunter."""
         g = self._game
-        return tuple(zip(g.s.hunter_space, g.s.hunter_active, strict=True))
+        active = g.s.hunter_active
+        return tuple([(space, active[h]) for h, space in enumerate(g.s.hunter_space)])
 
     @property
     def trial(self) -> tuple[int, tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -604,7 +605,7 @@ class _Idle:
     """The seats of a checkpoint copy (never asked: every branch clones the copy with its own policies)."""
 
     name = "idle"
-    live_view = True
+    live_view: ClassVar[bool] = True  # ClassVar: compiled, a plain class attribute would be an instance default
 
     def reset(self, seat: int, rng: random.Random) -> None:
         pass
@@ -675,7 +676,7 @@ class _Branch:
 class _BranchSeat:
     """A seat of a branch: replayed answers first, then its policy."""
 
-    live_view = True  # engine code: its policy reads the live view of the copy
+    live_view: ClassVar[bool] = True  # engine code: its policy reads the live view of the copy (ClassVar: see _Idle)
 
     def __init__(self, branch: _Branch, inner: Policy) -> None:
         self.branch = branch

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.movement import MovementHandlers
 
 
@@ -12,15 +12,15 @@ class BrewingHandlers(MovementHandlers):
 
     __slots__ = ()
 
-    def _ingredient(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _ingredient(self, decision: Decision, view: LiveView) -> list[float]:
         need = self._ingredient_need(view, view.me)
         return [need[i] for i in decision.options]
 
-    def _instead(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _instead(self, decision: Decision, view: LiveView) -> list[float]:
         w = self.w
         return [w.ingredient, w.crystal + 0.5 * w.position]
 
-    def _brew(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _brew(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         if decision.context is None:  # brewing: pay the recipe, score the potion
             ingr = self.w.ingredient * 0.5
@@ -34,16 +34,16 @@ class BrewingHandlers(MovementHandlers):
             return out
         return [self._potion_value(view, me, k, False) for k in decision.options]
 
-    def _heal(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _heal(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         patients = {pt.space: pt for pt in view.patients}
         return [self._heal_value(view, me, patients[s].disease) if s else 0.0 for s in decision.options]
 
-    def _track(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _track(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         return [self._heal_value(view, me, d) for d in decision.options]
 
-    def _potion_use(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _potion_use(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         content = self._c
         w = self.w

@@ -5,7 +5,8 @@ progress toward the seat's own Book of Divination goals."""
 from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
-from septima_sim.engine.view import PlayerView, SeatState
+from septima_sim.engine.state import Player
+from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.tables import ByArea
 from septima_sim.players.heuristic.valuation import Valuation, own_stat
 
@@ -35,7 +36,7 @@ class CardChoice(Valuation):
     __slots__ = ()
 
     def _spots(
-        self, view: PlayerView, me: SeatState, verts: list[int], patients: ByArea, heal: bool = True
+        self, view: LiveView, me: Player, verts: list[int], patients: ByArea, heal: bool = True
     ) -> dict[str, float]:
         """Best pre-move vertex gain per card that has one: Collect (lunar areas, outcrops), Heal (patients I hold
         the Remedy for; skipped when ``heal`` is False, i.e. Heal is not a card being valued), Ritual (shrines) and
@@ -84,11 +85,11 @@ class CardChoice(Valuation):
                 out["ritual"] = 0.5 * w.spell
         return out
 
-    def _card_main(self, view: PlayerView, me: SeatState, card: str, spots: dict[str, float]) -> float:
+    def _card_main(self, view: LiveView, me: Player, card: str, spots: dict[str, float]) -> float:
         """Expected worth of a card's main ability (best pre-move vertex)."""
         return self._card_eval(view, me, card, spots)[0]
 
-    def _card_eval(self, view: PlayerView, me: SeatState, card: str, spots: dict[str, float]) -> tuple[float, float]:
+    def _card_eval(self, view: LiveView, me: Player, card: str, spots: dict[str, float]) -> tuple[float, float]:
         """(worth of the card's main ability from the best pre-move vertex, extra worth when matched: Also /
         Instead / strengthen)."""
         w = self.w
@@ -119,7 +120,7 @@ class CardChoice(Valuation):
             return 0.8 * len(me.discard) + self._sus_value(me.suspicion, 2), self._sus_value(me.suspicion, 1)
         return spot, 0.5 * spot
 
-    def _cards(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _cards(self, decision: Decision, view: LiveView) -> list[float]:
         t = self._t
         w = self.w
         me = view.me
@@ -129,17 +130,17 @@ class CardChoice(Valuation):
         occupied = {q.vertex for q in players if q.seat != self.seat}
         verts = [me.vertex] + [v for v in view.board.neighbours[me.vertex] if v not in occupied]
         patients = self._patients_by_area(view)
-        options = decision.options
+        options: tuple[int, ...] = decision.options  # action indexes (typed: compiled, read natively)
         miss = [1.0] * len(ids)  # P(no other seat plays the card), each guessed uniform over its hand
         for q in players:
             if q.seat != self.seat:
                 hand = q.hand
-                size = sum(hand)
+                size = sum(1 for h in hand if h)  # a generator: compiled, a native loop (not builtins.sum)
                 if size:
                     f = 1.0 - 1.0 / size
                     for c in options:
                         if hand[c]:
-                            miss[c] *= f
+                            miss[c] = miss[c] * f  # a float product (``*=`` on a list item is generic)
         remember = t.remember
         copies = [c for c in set(me.discard) if c != remember] if remember in options else []
         evaluated = (*options, *copies)
@@ -167,7 +168,7 @@ class CardChoice(Valuation):
         end_factor = 1.0 + 0.5 * w.season_end if last_turn else 1.0
         animal = me.no_raise  # S4: in animal form suspicion never rises
         values = []
-        for c in decision.options:
+        for c in options:
             card = ids[c]
             p_other = 1.0 - miss[c]
             septima = c == right
@@ -188,7 +189,7 @@ class CardChoice(Valuation):
             values.append(value)
         return values
 
-    def _goal_bias(self, view: PlayerView, me: SeatState) -> dict[str, float]:
+    def _goal_bias(self, view: LiveView, me: Player) -> dict[str, float]:
         """Card biases toward own unmet Book of Divination goals."""
         goals = self._goals
         if goals is None:

@@ -4,7 +4,7 @@ abilities) and Omens."""
 from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.spells import SpellHandlers
 
 
@@ -13,7 +13,7 @@ class ModuleHandlers(SpellHandlers):
 
     __slots__ = ()
 
-    def _animal(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _animal(self, decision: Decision, view: LiveView) -> list[float]:
         """Shapeshift: the animal whose four actions are worth most now (S3: in animal form only they can be
         played). Each action is valued as a card from here (``_card_main``) plus the persona's bias; the best two
         count fully, the others half, and the leftmost action's ability adds half of that action's worth."""
@@ -34,12 +34,12 @@ class ModuleHandlers(SpellHandlers):
             out.append(sum(ranked[:2]) + 0.5 * sum(ranked[2:]) + 0.5 * max(0.0, worth[0]))
         return out
 
-    def _turn_back(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _turn_back(self, decision: Decision, view: LiveView) -> list[float]:
         """Stay an animal (0) while suspicion is worth lowering, else turn back (1) to play any card."""
         sus = view.me.suspicion
         return [self._sus_value(sus, 1) if o == 0 else 0.5 for o in decision.options]
 
-    def _animal_ability(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _animal_ability(self, decision: Decision, view: LiveView) -> list[float]:
         """Use the animal's ability (1) rather than not (0); Fox: the best vertex next to a Root area, -1 = stay."""
         if decision.context != "fox":
             return [1.0 if o == 1 else 0.0 for o in decision.options]
@@ -49,7 +49,7 @@ class ModuleHandlers(SpellHandlers):
         gain = self.w.ingredient
         return [here if v < 0 else gain + self._position(view, me, v, patients) for v in decision.options]
 
-    def _omen(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _omen(self, decision: Decision, view: LiveView) -> list[float]:
         """Omen choices: mark the least valuable witch; take bright effects; the best free potion; spend the least
         valuable Remedy."""
         opts = decision.options

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.hunters import catch_chance
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.cards import NO_RAISE, CardChoice
 
 
@@ -14,13 +14,13 @@ class MovementHandlers(CardChoice):
 
     __slots__ = ()
 
-    def _start_vertex(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _start_vertex(self, decision: Decision, view: LiveView) -> list[float]:
         """Leader start: a rich position (ingredient areas, patients, outcrops) away from the hunters."""
         positions = self._positions(view, view.me, decision.options, self._patients_by_area(view))
         ingredients = self._t.ingredients_at
         return [pos + 0.3 * len(ingredients[v]) for v, pos in zip(decision.options, positions, strict=True)]
 
-    def _premove(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _premove(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         ids = self._t.action_ids
         card_i = view.played[self.seat]
@@ -33,7 +33,7 @@ class MovementHandlers(CardChoice):
         no_raise = ids[card_i] in NO_RAISE or me.no_raise
         raise_by = 0 if no_raise else (1 if others else 0) + (2 if septima else 0)
         gain = card in ("collect", "heal", "ritual")
-        if not (raise_by or gain or any(me.potions)):
+        if not (raise_by or gain or any(n != 0 for n in me.potions)):
             return [1.0 if v == me.vertex else 0.0 for v in decision.options]  # no gain, no risk, no patient to reach
         patients = self._patients_by_area(view)
         values = []
@@ -47,7 +47,7 @@ class MovementHandlers(CardChoice):
             values.append(value + (0.01 if v == me.vertex else 0.0))
         return values
 
-    def _move(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _move(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         patients = self._patients_by_area(view)
         values = self._positions(view, me, decision.options, patients)
@@ -55,7 +55,7 @@ class MovementHandlers(CardChoice):
             values[decision.options.index(me.vertex)] += 0.01
         return values
 
-    def _charm(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _charm(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         roll = decision.context if isinstance(decision.context, int) else 0
         board = view.board
@@ -69,7 +69,7 @@ class MovementHandlers(CardChoice):
         escape = 1.0 - catch_chance(self._t.tail, dist, me.suspicion)
         return [0.0, escape * self.w.capture - self.w.charm]
 
-    def _calming(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _calming(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         board = view.board
         region = board.region_of[me.vertex]

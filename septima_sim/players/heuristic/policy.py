@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.draws import below
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import LiveView, PlayerView
 from septima_sim.players.heuristic.modules import ModuleHandlers
 from septima_sim.players.heuristic.tables import tables_for
 
@@ -36,8 +36,9 @@ class HeuristicPolicy(ModuleHandlers):
         handler = _HANDLERS.get(decision.kind)
         if handler is None:
             return below(self._rng, len(decision.options))
-        self._prepare(view)
-        values = handler(self, decision, view)
+        live = _live(view)
+        self._prepare(live)
+        values = handler(self, decision, live)
         return values.index(max(values))  # ties: the first
 
     def values(self, decision: Decision, view: PlayerView) -> list[float] | None:
@@ -45,15 +46,17 @@ class HeuristicPolicy(ModuleHandlers):
         handler = _HANDLERS.get(decision.kind)
         if handler is None:
             return None
-        self._prepare(view)
-        return handler(self, decision, view)
+        live = _live(view)
+        self._prepare(live)
+        return handler(self, decision, live)
 
     def evaluate(self, view: PlayerView) -> float:
         """The worth of the seat's position (``Valuation.state_value``), e.g. after a simulated step."""
-        self._prepare(view)
-        return self.state_value(view)
+        live = _live(view)
+        self._prepare(live)
+        return self.state_value(live)
 
-    def _prepare(self, view: PlayerView) -> None:
+    def _prepare(self, view: LiveView) -> None:
         """Per-game lookups at the first decision of a game; the per-decision memos cleared."""
         if self._fresh:
             self._fresh = False
@@ -75,7 +78,15 @@ class HeuristicPolicy(ModuleHandlers):
         self._hunt = self._pba = self._area_value = self._waiting = None
 
 
-_HANDLERS: dict[str, Callable[[HeuristicPolicy, Decision, PlayerView], list[float]]] = {
+def _live(view: PlayerView) -> LiveView:
+    """The live view the heuristic reads (it is a built-in player: ``engine.view.make_view`` gives it one); typed
+    as the concrete class, its members and the seat's ``Player`` are read natively when compiled."""
+    if not isinstance(view, LiveView):
+        raise TypeError(f"the heuristic player reads the live view of a built-in player, got {type(view).__name__}")
+    return view
+
+
+_HANDLERS: dict[str, Callable[[HeuristicPolicy, Decision, LiveView], list[float]]] = {
     Kind.START_VERTEX: HeuristicPolicy._start_vertex,
     Kind.DRAFT_RETURN: HeuristicPolicy._lose_witch,
     Kind.CARD: HeuristicPolicy._cards,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.valuation import own_stat
 from septima_sim.players.heuristic.witches import WitchHandlers
 
@@ -13,7 +13,7 @@ class SpellHandlers(WitchHandlers):
 
     __slots__ = ()
 
-    def _spell_use(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _spell_use(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         spells = self._c.spells
         out = []
@@ -25,12 +25,12 @@ class SpellHandlers(WitchHandlers):
                 out.append(sum(self._effect_value(e, me) for e in s.effects) + (2.0 if s.ongoing else 0.0))
         return out
 
-    def _ready_spell(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _ready_spell(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         spells = self._c.spells
         return [sum(self._effect_value(e, me) for e in spells[me.spells[i].idx].effects) for i in decision.options]
 
-    def _spell_gain(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _spell_gain(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         content = self._c
         market = view.spell_market
@@ -49,18 +49,18 @@ class SpellHandlers(WitchHandlers):
                 out.append(value * (1.0 + 0.2 * self.w.biased(s.requires)) + (2.0 if s.ongoing else 0.0))
         return out
 
-    def _ritual_bonus(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _ritual_bonus(self, decision: Decision, view: LiveView) -> list[float]:
         need = self._ingredient_need(view, view.me)
         ready = 0.5 * self.w.spell
         return [need[i] if i >= 0 else ready for i in decision.options]
 
-    def _also_order(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _also_order(self, decision: Decision, view: LiveView) -> list[float]:
         """Also bonus before the main ability when it enables it: Plead (a citizen to seat), Ritual with nothing to
         pay the ribbon's offering with; otherwise the main ability first."""
         first = decision.context == "plead" or not any(view.me.res)
         return [float(o == (1 if first else 0)) for o in decision.options]
 
-    def _ritual_shift(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _ritual_shift(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         track = self._c.ritual
         ids = self._t.action_ids
@@ -76,18 +76,18 @@ class SpellHandlers(WitchHandlers):
             out.append(value + (0.05 if when < 0 else 0.0))
         return out
 
-    def _pay(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _pay(self, decision: Decision, view: LiveView) -> list[float]:
         need = self._ingredient_need(view, view.me)
         # declining keeps the resource; paying is for a ribbon (valued when the ritual was chosen)
         return [-need[i] if i >= 0 else -3.0 * self.w.ritual_row for i in decision.options]
 
-    def _remember(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _remember(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         ids = self._t.action_ids
         spots = self._spots(view, me, [me.vertex], self._patients_by_area(view))
         return [self._card_main(view, me, ids[c], spots) for c in decision.options]
 
-    def _return_card(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _return_card(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         ids = self._t.action_ids
         spots = self._spots(view, me, [me.vertex], self._patients_by_area(view))

@@ -6,7 +6,8 @@ from __future__ import annotations
 from septima_sim.content.model import Content
 from septima_sim.engine.board import Board
 from septima_sim.engine.hunters import catch_chance, roll_tail
-from septima_sim.engine.view import PatientState, PlayerView
+from septima_sim.engine.state import Patient
+from septima_sim.engine.view import LiveView
 
 
 class Tables:
@@ -16,10 +17,12 @@ class Tables:
         "action_ids",
         "board",
         "building_areas",
+        "disease_of_remedy",
         "far",
         "heal",
         "ingredients_at",
         "lunar_counts",
+        "n_areas",
         "outcrops_at",
         "recipes",
         "remedy_for_disease",
@@ -47,6 +50,12 @@ class Tables:
             if pot.kind == "remedy":
                 remedy[disease_ids.index(pot.cures)] = i
         self.remedy_for_disease = tuple(remedy)
+        cured = [-1] * len(content.potions)  # per potion: the disease it is the remedy of (the first), or -1
+        for disease, potion in enumerate(remedy):
+            if potion >= 0 and cured[potion] < 0:
+                cured[potion] = disease
+        self.disease_of_remedy = tuple(cured)
+        self.n_areas = len(areas)
         self.recipes = tuple(
             tuple((ing, pot.recipe.count(ing)) for ing in sorted(set(pot.recipe))) for pot in content.potions
         )  # per potion: (ingredient, how many)
@@ -73,14 +82,14 @@ class Tables:
         return counts
 
 
-ByArea = dict[int, list[PatientState]]
+ByArea = dict[int, list[Patient]]
 """Patients by the area they stand next to."""
 
 _TABLES: dict[str, Tables] = {}
 """Content hash -> static lookups."""
 
 
-def tables_for(view: PlayerView) -> Tables:
+def tables_for(view: LiveView) -> Tables:
     """The lookups of the view's content, built at its first game and kept."""
     content = view.content
     t = _TABLES.get(content.hash)

@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from septima_sim.content.model import CRYSTAL, Content, Effect
+from septima_sim.engine.state import Player
 from septima_sim.engine.stats import player_stat
-from septima_sim.engine.view import PlayerView, SeatState
+from septima_sim.engine.view import LiveView
+from septima_sim.players.heuristic.native_weights import NativeWeights, native_weights
 from septima_sim.players.heuristic.tables import ByArea, Tables
 from septima_sim.players.weights import Weights
 
@@ -27,13 +29,16 @@ _PASSIVE_VALUE: dict[str, tuple[str, float]] = {
 }
 """Passive abilities: the card they help and their rough worth over a game (Wisdom)."""
 
+_UNSET_RNG = random.Random(0)
+"""A player's stream before its first ``reset`` (seeding a new Random per player and game is not free)."""
+
 _BUILDING_GAINS: dict[tuple[object, ...], tuple[tuple[str, float], ...]] = {}
 """(persona weights, vertex, buildings next to it) -> (card, what the buildings add) when not 0; kept across games."""
 _BUILDING_CARDS = ("collect", "brew", "chant", "recruit", "plead", "remember", "move")
 """Cards a building can strengthen (triggers and the brewing discount)."""
 
 
-def own_stat(content: Content, me: SeatState, name: str) -> int:
+def own_stat(content: Content, me: Player, name: str) -> int:
     """A statistic of the own seat as the engine scores it (0 for those that need the whole game)."""
     value = player_stat(content, me, name)
     return 0 if value is None else value
@@ -66,13 +71,16 @@ class Valuation:
         "name",
         "seat",
         "w",
+        "weights",
     )
 
     def __init__(self, name: str, weights: Weights) -> None:
         self.name = name
-        self.w = weights
+        self.weights = weights
+        native, self._wkey = native_weights(weights)
+        self.w: NativeWeights = native  # read on every decision: a compiled class
         self.seat = 0
-        self._rng = random.Random(0)
+        self._rng = _UNSET_RNG  # every game's own stream comes with ``reset``
         self._t: Tables = None  # type: ignore[assignment]  # set at the first decision of a game
         self._fresh = True
         self._c: Content = None  # type: ignore[assignment]
@@ -84,10 +92,9 @@ class Valuation:
         self._plans: dict[int, float] = {}
         self._hunt: dict[int, int] | None = None  # region -> vertex of its standing hunter
         self._pba: ByArea | None = None
-        self._area_value: dict[int, float] | None = None
+        self._area_value: list[float] | None = None
         self._waiting: list[int] | None = None
         self._static: tuple[float, ...] = ()
-        self._wkey = repr(weights)
         self._sus_memo: dict[tuple[int, int], float] = {}
         self._sus_rows: dict[int, list[float]] = {}  # suspicion level -> cost of raising it 0..3 points
         self._buildings: dict[int, int] = {}
@@ -97,7 +104,7 @@ class Valuation:
     def __reduce__(self) -> tuple[Any, ...]:
         """A policy pickles as its persona (name and weights): unpickled, it is a fresh player, and ``reset`` starts
         every game anyway. (Compiled, the default reduction would call the constructor without arguments.)"""
-        return type(self), (self.name, self.w)
+        return type(self), (self.name, self.weights)
 
     def _value_witch(self, content: Content, witch: int) -> float:
         """Worth of having a witch in the coven for the rest of a game (persona-dependent)."""
@@ -111,7 +118,7 @@ class Valuation:
         card = ab.trigger.split(":", 1)[1] if ab.trigger.startswith("play:") else ""
         return 3.0 + effects * uses * (1.0 + 0.25 * w.biased(card))
 
-    def state_value(self, view: PlayerView) -> float:
+    def state_value(self, view: LiveView) -> float:
         """Worth of the seat's position in Wisdom units: Wisdom, the end value of resources, charms and track steps,
         potions, citizens in the crowd and seated, the coven, ritual rows and spells, minus the cost of the
         suspicion it holds (the one-step look-ahead of ``greedy`` scores the position a choice leads to)."""
@@ -129,7 +136,7 @@ class Valuation:
         value += w.seat * 0.3 * sum(1 for chamber in seated for s in chamber if s == self.seat)
         return value - self._sus_cost(0, max(0, me.suspicion))
 
-    def _effect_value(self, e: Effect, me: SeatState | None) -> float:
+    def _effect_value(self, e: Effect, me: Player | None) -> float:
         """Rough Wisdom worth of one content effect."""
         w = self.w
         kind = e.kind
@@ -189,7 +196,7 @@ class Valuation:
             return 0.0
         return self._sus_cost(level - drop, drop)
 
-    def _standing(self, view: PlayerView) -> dict[int, int]:
+    def _standing(self, view: LiveView) -> dict[int, int]:
         """Region -> vertex of the standing (active) hunter on its hunter space."""
         hunt = self._hunt
         if hunt is None:
@@ -197,7 +204,7 @@ class Valuation:
             hunt = self._hunt = {space: vertex[space] for space, up in view.hunters if up}
         return hunt
 
-    def _capture_p(self, view: PlayerView, vertex: int, suspicion: int) -> float:
+    def _capture_p(self, view: LiveView, vertex: int, suspicion: int) -> float:
         """Probability that the active hunter of the vertex's region catches a leader there (B15)."""
         board = self._t.board
         hunter = self._standing(view).get(board.region_of[vertex])
@@ -205,7 +212,7 @@ class Valuation:
             return 0.0
         return self._t.risk(suspicion)[board.dist[hunter][vertex]]
 
-    def _heal_value(self, view: PlayerView, me: SeatState, disease: int) -> float:
+    def _heal_value(self, view: LiveView, me: Player, disease: int) -> float:
         """Worth of one heal of `disease`: track step end value, its reward, the all-tracks bonus share."""
         memo = self._hv.get(disease)
         if memo is not None:
@@ -221,7 +228,7 @@ class Valuation:
         self._hv[disease] = value
         return value
 
-    def _potion_value(self, view: PlayerView, me: SeatState, potion: int, brewing: bool) -> float:
+    def _potion_value(self, view: LiveView, me: Player, potion: int, brewing: bool) -> float:
         """Worth of a potion in hand (plus its brewing Wisdom when `brewing`)."""
         memo = self._pv.get((potion, brewing))
         if memo is not None:
@@ -232,7 +239,7 @@ class Valuation:
         if brewing:
             value += pot.wisdom * w.wisdom
         if pot.kind == "remedy":
-            disease = self._t.remedy_for_disease.index(potion)
+            disease = self._t.disease_of_remedy[potion]
             waiting = self._waiting
             if waiting is None:
                 waiting = self._waiting = [0] * len(self._c.diseases)
@@ -251,7 +258,7 @@ class Valuation:
         self._pv[potion, brewing] = value
         return value
 
-    def _ingredient_need(self, view: PlayerView, me: SeatState) -> list[float]:
+    def _ingredient_need(self, view: LiveView, me: Player) -> list[float]:
         """Worth of one more of each resource (5 ingredients + Crystal) toward the recipes."""
         w = self.w
         need = [w.ingredient] * 5 + [w.crystal]
@@ -264,7 +271,7 @@ class Valuation:
                     need[i] += share
         return need
 
-    def _brew_plan(self, view: PlayerView, me: SeatState, discount: int) -> float:
+    def _brew_plan(self, view: LiveView, me: Player, discount: int) -> float:
         """Value of the best greedy Brew (up to the rule's maximum) from the current resources."""
         key = discount
         memo = self._plans.get(key)
@@ -309,7 +316,7 @@ class Valuation:
         self._plans[key] = total
         return total
 
-    def _vertex_gain(self, view: PlayerView, me: SeatState, card: str, vertex: int, patients: ByArea) -> float:
+    def _vertex_gain(self, view: LiveView, me: Player, card: str, vertex: int, patients: ByArea) -> float:
         """What standing on `vertex` adds to playing `card` now (Collect lunar gains, Heal targets, shrines...)."""
         t = self._t
         w = self.w
@@ -335,7 +342,7 @@ class Valuation:
             value += sum(x for c, x in building if c == card)
         return value
 
-    def _building_gains(self, view: PlayerView, vertex: int) -> tuple[tuple[str, float], ...]:
+    def _building_gains(self, view: LiveView, vertex: int) -> tuple[tuple[str, float], ...]:
         """(card, what the buildings next to `vertex` add to it) for the cards they strengthen."""
         buildings = self._buildings
         key = (self._wkey, vertex, *(buildings.get(a, -1) for a in self._t.building_areas[vertex]))
@@ -345,7 +352,7 @@ class Valuation:
             gains = _BUILDING_GAINS[key] = tuple((card, x) for card, x in all_gains if x)
         return gains
 
-    def _building_gain(self, view: PlayerView, card: str, vertex: int) -> float:
+    def _building_gain(self, view: LiveView, card: str, vertex: int) -> float:
         """What the buildings next to `vertex` add to playing `card` (B21g)."""
         value = 0.0
         buildings = self._buildings
@@ -360,17 +367,24 @@ class Valuation:
                     value += 1.5
         return value
 
-    def _position(self, view: PlayerView, me: SeatState, vertex: int, patients: ByArea) -> float:
+    def _position(self, view: LiveView, me: Player, vertex: int, patients: ByArea) -> float:
         """Worth of standing on `vertex` for the coming turns (see ``_positions``)."""
         return self._positions(view, me, (vertex,), patients)[0]
 
-    def _positions(self, view: PlayerView, me: SeatState, vertices: Sequence[int], patients: ByArea) -> list[float]:
+    def _positions(self, view: LiveView, me: Player, vertices: Sequence[int], patients: ByArea) -> list[float]:
         """Worth of standing on each vertex for the coming turns: patients to heal, next turn's lunar ingredients,
         outcrops, minus the risk of the region's standing hunter."""
         t = self._t
-        area_value = self._area_value  # worth of the patients of an area, filled lazily
+        area_value = self._area_value  # per area: worth of its patients (0 without), once per decision
         if area_value is None:
-            area_value = self._area_value = {}
+            remedy = t.remedy_for_disease
+            potions = me.potions
+            seat = self.seat
+            area_value = self._area_value = [0.0] * t.n_areas
+            for area, pts in patients.items():
+                area_value[area] = sum(
+                    2.5 if potions[remedy[pt.disease]] > 0 else 0.5 for pt in pts if not pt.healed_by >> seat & 1
+                )
             turn = view.turn
             lunar = view.lunar
             nxt = (lunar[turn + 1], lunar[turn + 2]) if turn + 2 < len(lunar) else (lunar[0], lunar[1])
@@ -391,22 +405,12 @@ class Valuation:
         risk = t.risk(sus)
         scale = self.w.position
         out = []
-        remedy = t.remedy_for_disease
-        potions = me.potions
-        seat = self.seat
         for v in vertices:
             value = static[v]
             if patients:
                 for area in vertex_areas[v]:
-                    pts = patients.get(area)
-                    if pts:
-                        worth = area_value.get(area)
-                        if worth is None:
-                            worth = area_value[area] = sum(
-                                2.5 if potions[remedy[pt.disease]] > 0 else 0.5
-                                for pt in pts
-                                if not pt.healed_by >> seat & 1
-                            )
+                    worth = area_value[area]
+                    if worth:  # adding 0 would change nothing
                         value += worth
             hv = standing.get(region_of[v])
             if hv is not None:
@@ -414,15 +418,19 @@ class Valuation:
             out.append(value * scale)
         return out
 
-    def _patients_by_area(self, view: PlayerView) -> ByArea:
+    def _patients_by_area(self, view: LiveView) -> ByArea:
         out = self._pba
         if out is None:
             out = self._pba = {}
             for pt in view.patients:
-                out.setdefault(pt.area, []).append(pt)
+                here = out.get(pt.area)
+                if here is None:
+                    out[pt.area] = [pt]
+                else:
+                    here.append(pt)
         return out
 
-    def _trial_odds(self, view: PlayerView, chamber: int) -> float:
+    def _trial_odds(self, view: LiveView, chamber: int) -> float:
         """Worth of one more of my citizens seated in a chamber (witch value times a share of the seats)."""
         first, second, seated = view.trial
         if (chamber == 1 and first < 0) or (chamber == 2 and not second):
@@ -433,14 +441,14 @@ class Valuation:
         worth = 3.0 + 0.5 * self._witch_value[witch]
         return self.w.trial * worth / (1.5 + mine + 0.5 * theirs)
 
-    def _crowd_factor(self, view: PlayerView, me: SeatState) -> float:
+    def _crowd_factor(self, view: LiveView, me: Player) -> float:
         """Citizens in the crowd matter for trials, crowd picks and (last season) end scoring."""
         factor = 1.0
         if view.season == len(self._c.rules.seasons) - 1 and 2 <= me.crowd <= 4:
             factor += 0.8 * self.w.season_end
         return factor
 
-    def _ritual_value(self, view: PlayerView, me: SeatState, rows: int) -> float:
+    def _ritual_value(self, view: LiveView, me: Player, rows: int) -> float:
         """Worth of advancing `rows` rows up the ritual track (ribbons included)."""
         if not view.full:
             return 0.0

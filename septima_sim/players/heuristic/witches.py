@@ -4,7 +4,7 @@ chambers, the Magic Mirror."""
 from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
-from septima_sim.engine.view import PlayerView
+from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.brewing import BrewingHandlers
 
 
@@ -13,10 +13,10 @@ class WitchHandlers(BrewingHandlers):
 
     __slots__ = ()
 
-    def _lose_witch(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _lose_witch(self, decision: Decision, view: LiveView) -> list[float]:
         return [-self._witch_value[w] for w in decision.options]
 
-    def _recruit(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _recruit(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         witch = decision.context
         if not isinstance(witch, int) or len(me.coven) < self._c.rules.max_witches:
@@ -25,7 +25,7 @@ class WitchHandlers(BrewingHandlers):
         gain = self._witch_value[witch] - worst
         return [gain if o == 1 else 0.0 for o in decision.options]
 
-    def _crowd_pick(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _crowd_pick(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         w = self.w
         need = self._ingredient_need(view, me)
@@ -47,8 +47,8 @@ class WitchHandlers(BrewingHandlers):
                 out.append(0.0)
         return out
 
-    def _chamber(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _chamber(self, decision: Decision, view: LiveView) -> list[float]:
         return [self._trial_odds(view, c) for c in decision.options]
 
-    def _mirror(self, decision: Decision, view: PlayerView) -> list[float]:
+    def _mirror(self, decision: Decision, view: LiveView) -> list[float]:
         return [self._witch_value[w] for w in decision.options]
