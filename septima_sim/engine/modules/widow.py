@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import Effect
 from septima_sim.engine import stats
+from septima_sim.engine.draws import shuffle
 from septima_sim.engine.modules.base import Module
 from septima_sim.engine.modules.spec import Column, ModuleSpec
 from septima_sim.engine.state import TABLE, WIDOW
@@ -113,7 +114,7 @@ class WidowModule(Module):
     def start_season(self, g: Game) -> None:
         """W1: her action markers (one per card of the mode, Chant included) are shuffled each season."""
         self.markers = list(g.mode_actions)
-        g.rng_draw.shuffle(self.markers)
+        shuffle(g.rng_draw, self.markers)
 
     def reveal(self, g: Game) -> None:
         """W1: she reveals the top marker at the same time as the player."""
@@ -191,7 +192,7 @@ class WidowModule(Module):
         return None if read is None else read(self, p)
 
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
-        rng.shuffle(self.markers)
+        shuffle(rng, self.markers)
 
     def outcome(self, g: Game) -> tuple[list[int], list[int], list[int]]:
         """W4: the player wins by meeting enough Tribulations (8, or 7 with Shapeshifting)."""
