@@ -20,6 +20,7 @@ from septima_sim.ablate import effects
 from septima_sim.ablate.grow import play_into
 from septima_sim.ablate.kinds import KINDS
 from septima_sim.ablate.variant import NotRemovable, components, write_variant
+from septima_sim.experiment import MODULE_AXES
 from septima_sim.tune import evaluate
 from septima_sim.tune.schema import Component, TuneConfig, TuneError
 from septima_sim.tune.targets import Measure, band_verdict
@@ -36,7 +37,7 @@ def check(cfg: TuneConfig, t: Component, source: str) -> None:
     if t.id not in known:
         raise TuneError(f"{source}: targets.component.id: no {t.kind} {t.id!r} in the content pack "
                         f"(known: {', '.join(known)})")
-    if kind.needs in ("shapeshifting", "omens") and not any(getattr(cfg.base, kind.needs)):
+    if kind.needs in MODULE_AXES and not any(getattr(cfg.base, kind.needs)):
         raise TuneError(f"{source}: targets.component: a {t.kind} is only in play with base.{kind.needs} = true")
 
 

@@ -13,6 +13,7 @@ from septima_sim.analysis.fairness import by_lineup, setting_balance, setting_ke
 from septima_sim.analysis.metrics import seat_balance
 from septima_sim.analysis.skill import weak_lineups
 from septima_sim.engine.config import COLOURS
+from septima_sim.engine.modules import MODULES
 from septima_sim.report import charts
 from septima_sim.report.fmt import SEAT_COLUMNS, ci_pct, col, pct, table
 from septima_sim.report.names import SeatNames, setting_phrase
@@ -40,7 +41,7 @@ def add(b: Builder, run: RunTables) -> SeatTables:
     s = b.settings
     cells_table = cell_table(run)
     keys = setting_keys(run)
-    axes = [k for k in keys if k not in ("players", "mode", "shapeshifting", "omens", "omen_deck", "solo")]
+    axes = [k for k in keys if k not in ("players", "mode", "omen_deck", *MODULES)]  # the other (swept) settings
     names = SeatNames(run.manifest.get("config", {}).get("content"))
     by_setting = _named(setting_balance(run, s), keys, axes, names)
     order = _named(setting_balance(run, s, "order"), keys, axes, names)
