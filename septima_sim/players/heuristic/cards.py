@@ -193,6 +193,8 @@ class CardChoice(Valuation):
         """Card biases toward own unmet Book of Divination goals."""
         goals = self._goals
         if goals is None:
+            if not view.my_goals:  # not dealt yet (the first decisions of setup)
+                return {}
             content = self._c
             goals = self._goals = []
             for g in view.my_goals:

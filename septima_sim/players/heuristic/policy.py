@@ -29,6 +29,7 @@ class HeuristicPolicy(ModuleHandlers):
         self._rng = rng
         self._fresh = True
         self._goals = None
+        self._buildings = {}
         self._vgains = {}
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
@@ -57,12 +58,12 @@ class HeuristicPolicy(ModuleHandlers):
         return self.state_value(live)
 
     def _prepare(self, view: LiveView) -> None:
-        """Per-game lookups at the first decision of a game; the per-decision memos cleared."""
+        """Per-game lookups at the first decision of a game; the per-decision memos cleared; the building gains by
+        vertex recomputed when a building was raised since the last decision."""
         if self._fresh:
             self._fresh = False
             self._t = tables_for(view)
             self._c = view.content
-            self._buildings = view.buildings
             if self._hash != self._c.hash:
                 self._hash = self._c.hash
                 key = (self._wkey, self._hash)
@@ -71,6 +72,10 @@ class HeuristicPolicy(ModuleHandlers):
                     witches = tuple(self._value_witch(self._c, i) for i in range(len(self._c.witches)))
                     shared = _SHARED[key] = (witches, self._sus_memo)
                 self._witch_value, self._sus_memo = shared
+        buildings = view.buildings
+        if buildings != self._buildings:
+            self._buildings = buildings
+            self._vgains = {}
         if self._pv or self._hv or self._plans:
             self._pv = {}
             self._hv = {}
