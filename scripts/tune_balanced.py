@@ -34,7 +34,7 @@ TUNED_BIAS = ("recruit", "plead")
 """The biases searched (absolute values in [0, 3]); the others stay."""
 CONFIRM_SEED0 = 50_000_000
 """Confirmation seeds start here (disjoint from the tuning seeds)."""
-FLOATS = tuple(f.name for f in dataclasses.fields(Weights) if f.name != "bias")
+FLOATS = tuple(f.name for f in dataclasses.fields(Weights) if f.name not in ("bias", "timing"))
 
 
 def candidate(base: Weights, params: dict[str, float]) -> Weights:

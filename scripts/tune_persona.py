@@ -45,7 +45,7 @@ def own_keys(name: str) -> tuple[list[str], list[str]]:
     """The weights and the bias actions the persona's own table sets."""
     with PERSONAS_FILE.open("rb") as f:
         table = tomllib.load(f)["persona"][name]
-    weights = [k for k in table if k not in ("description", "extends", "bias")]
+    weights = [k for k in table if k not in ("description", "extends", "bias", "timing")]
     return weights, list(table.get("bias", {}))
 
 

@@ -40,6 +40,8 @@ class SearchPolicy:
         self.seat = 0
         self._rng = random.Random(0)
         self._sim: Simulator | None = None
+        self.trace: Callable[[Decision, PlayerView, list[float]], None] | None = None
+        """If set, called at each card choice with the mean value of every option (``scripts/distill_timing.py``)."""
 
     live_view: ClassVar[bool] = True  # built-in: its fallback persona reads the live view (see engine/view.py)
 
@@ -58,12 +60,16 @@ class SearchPolicy:
         options = decision.options
         per_option = max(1, self.budget // len(options))
         best, best_value = 0, float("-inf")
+        totals = []
         for i, card in enumerate(options):
             total = 0.0
             for _ in range(per_option):
                 total += self._simulate(card)
+            totals.append(total)
             if total > best_value:
                 best, best_value = i, total
+        if self.trace is not None:
+            self.trace(decision, view, [t / per_option for t in totals])
         return best
 
     def _simulate(self, card: int) -> float:

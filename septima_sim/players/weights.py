@@ -2,7 +2,8 @@
 
 ``septima_sim/content/personas.toml`` holds one ``[persona.<name>]`` table per persona. A persona may ``extends``
 another one and then lists only the weights it changes; ``bias`` is a sub-table of per-action biases (Wisdom added to
-playing that card). Every value is in Wisdom units or a multiplier; unknown keys are errors.
+playing that card) and ``timing`` one of per-action lists (Wisdom added to playing that card at the 1st, 2nd, ...
+turn of a season). Every value is in Wisdom units or a multiplier; unknown keys are errors.
 """
 
 from __future__ import annotations
@@ -48,9 +49,15 @@ class Weights:
     season_end: float = 1.0  # multiplier on end-of-season timing (suspicion before trials, crowd before scoring)
     position: float = 0.3  # multiplier on where the leader stands for the next turns
     bias: dict[str, float] = field(default_factory=dict)  # action id -> Wisdom added to playing it
+    timing: dict[str, tuple[float, ...]] = field(default_factory=dict)  # action id -> Wisdom added per turn of season
 
     def biased(self, action: str) -> float:
         return self.bias.get(action, 0.0)
+
+    def timed(self, action: str, turn: int) -> float:
+        """Wisdom added to playing `action` at turn `turn` (0-based) of a season (0 past the end of its list)."""
+        row = self.timing.get(action, ())
+        return row[turn] if turn < len(row) else 0.0
 
 
 _KEYS: tuple[str, ...] = tuple(f.name for f in fields(Weights))
@@ -94,9 +101,20 @@ def _resolve(
                 raise PersonaError(f"persona {name!r}: 'bias' must be a table of action = number")
             _check_keys(name, value, ACTIONS, "bias action")
             values["bias"] = {**base.bias, **{a: _number(name, f"bias.{a}", v) for a, v in value.items()}}
+        elif key == "timing":
+            if not isinstance(value, dict):
+                raise PersonaError(f"persona {name!r}: 'timing' must be a table of action = [number per turn]")
+            _check_keys(name, value, ACTIONS, "timing action")
+            values["timing"] = {**base.timing, **{a: _turns(name, a, v) for a, v in value.items()}}
         else:
             values[key] = _number(name, key, value)
     return replace(base, **values)
+
+
+def _turns(name: str, action: str, value: Any) -> tuple[float, ...]:
+    if not isinstance(value, list) or not value:
+        raise PersonaError(f"persona {name!r}: timing.{action} must be a list of numbers (one per turn), got {value!r}")
+    return tuple(_number(name, f"timing.{action}[{i}]", v) for i, v in enumerate(value))
 
 
 def _number(name: str, key: str, value: Any) -> float:

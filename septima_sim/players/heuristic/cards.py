@@ -156,6 +156,7 @@ class CardChoice(Valuation):
             bonuses[remember] = 0.5 * max(bonuses[c] for c in copies)
         goal_bias = self._goal_bias(view, me)
         bias = w.bias
+        timing = bool(w.timing)
         last_turn = view.turn == self._c.rules.turns_per_season - 1
         sus = me.suspicion
         risk_here = self._capture_p(view, me.vertex, sus + 1)
@@ -186,6 +187,8 @@ class CardChoice(Valuation):
                 value += 0.5 * w.season_end * self._sus_value(sus, 2)
             if mains[c] > 0.0:  # a persona prefers a card only when it does something now
                 value += bias.get(card, 0.0) + goal_bias.get(card, 0.0)
+            if timing:  # when in the season the card is worth playing (distilled from search, docs/players.md)
+                value += w.timed(card, view.turn)
             values.append(value)
         return values
 

@@ -32,6 +32,7 @@ class NativeWeights:
         "spell",
         "suspicion",
         "suspicion_high",
+        "timing",
         "trial",
         "wisdom",
     )
@@ -56,16 +57,22 @@ class NativeWeights:
     season_end: float
     position: float
     bias: dict[str, float]
+    timing: dict[str, tuple[float, ...]]
 
     def __init__(self, weights: Weights) -> None:
         """Copy every field of `weights`; a field this class does not declare is an error (AttributeError)."""
         for f in fields(weights):
             value = getattr(weights, f.name)
-            setattr(self, f.name, dict(value) if f.name == "bias" else float(value))
+            setattr(self, f.name, dict(value) if f.name in ("bias", "timing") else float(value))
 
     def biased(self, action: str) -> float:
         """The persona's bias toward playing `action` (0 when none)."""
         return self.bias.get(action, 0.0)
+
+    def timed(self, action: str, turn: int) -> float:
+        """Wisdom added to playing `action` at turn `turn` (0-based) of a season (0 past the end of its list)."""
+        row = self.timing.get(action)
+        return row[turn] if row is not None and turn < len(row) else 0.0
 
 
 _CACHE_SIZE: Final = 256
