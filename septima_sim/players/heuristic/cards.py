@@ -64,10 +64,7 @@ class CardChoice(Valuation):
         for v in verts:
             value = lunar_n[v] * w.ingredient + outcrops[v] * w.crystal
             if t.building_areas[v]:
-                building = self._vgains.get(v)
-                if building is None:
-                    building = self._vgains[v] = self._building_gains(view, v)
-                for card, extra in building:
+                for card, extra in self._vertex_gains(view, v):
                     if card == "collect":
                         value += extra
                     elif extra > out.get(card, 0.0):

@@ -58,8 +58,8 @@ class HeuristicPolicy(ModuleHandlers):
         return self.state_value(live)
 
     def _prepare(self, view: LiveView) -> None:
-        """Per-game lookups at the first decision of a game; the per-decision memos cleared; the building gains by
-        vertex recomputed when a building was raised since the last decision."""
+        """Per-game lookups at the first decision of a game; the per-decision memos cleared (the building gains by
+        vertex are checked against the game's buildings again: ``_vertex_gains``)."""
         if self._fresh:
             self._fresh = False
             self._t = tables_for(view)
@@ -72,10 +72,7 @@ class HeuristicPolicy(ModuleHandlers):
                     witches = tuple(self._value_witch(self._c, i) for i in range(len(self._c.witches)))
                     shared = _SHARED[key] = (witches, self._sus_memo)
                 self._witch_value, self._sus_memo = shared
-        buildings = view.buildings
-        if buildings != self._buildings:
-            self._buildings = buildings
-            self._vgains = {}
+        self._buildings_checked = False
         if self._pv or self._hv or self._plans:
             self._pv = {}
             self._hv = {}

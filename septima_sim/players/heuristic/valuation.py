@@ -50,6 +50,7 @@ class Valuation:
     __slots__ = (
         "_area_value",
         "_buildings",
+        "_buildings_checked",
         "_c",
         "_fresh",
         "_goals",
@@ -97,7 +98,8 @@ class Valuation:
         self._static: tuple[float, ...] = ()
         self._sus_memo: dict[tuple[int, int], float] = {}
         self._sus_rows: dict[int, list[float]] = {}  # suspicion level -> cost of raising it 0..3 points
-        self._buildings: dict[int, int] = {}
+        self._buildings: dict[int, int] = {}  # the buildings _vgains was computed for
+        self._buildings_checked = False  # per decision: _vgains checked against the game's buildings
         self._goals: list[tuple[str, bool, int, float, tuple[str, ...]]] | None = None
         self._vgains: dict[int, tuple[tuple[str, float], ...]] = {}  # this game's building gains by vertex
 
@@ -336,11 +338,22 @@ class Valuation:
         elif card == "ritual" and t.shrine_at[vertex]:
             value = 0.5 * w.spell if any(not sp.ready for sp in me.spells) else 0.0
         if t.building_areas[vertex]:
-            building = self._vgains.get(vertex)
-            if building is None:
-                building = self._vgains[vertex] = self._building_gains(view, vertex)
-            value += sum(x for c, x in building if c == card)
+            value += sum(x for c, x in self._vertex_gains(view, vertex) if c == card)
         return value
+
+    def _vertex_gains(self, view: LiveView, vertex: int) -> tuple[tuple[str, float], ...]:
+        """The building gains next to `vertex`, memoised per game and recomputed when a building was raised (the
+        game's buildings are compared once per decision, at the first lookup)."""
+        if not self._buildings_checked:
+            self._buildings_checked = True
+            buildings = view.buildings
+            if buildings != self._buildings:
+                self._buildings = buildings
+                self._vgains = {}
+        gains = self._vgains.get(vertex)
+        if gains is None:
+            gains = self._vgains[vertex] = self._building_gains(view, vertex)
+        return gains
 
     def _building_gains(self, view: LiveView, vertex: int) -> tuple[tuple[str, float], ...]:
         """(card, what the buildings next to `vertex` add to it) for the cards they strengthen."""
