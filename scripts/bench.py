@@ -71,8 +71,11 @@ def compare_pure(games: int | None, runs: int) -> None:
         for _ in range(runs):
             for pure in (False, True):
                 sides[pure].append(_median_games_per_s(extra, pure=pure))
-        compiled, pure = statistics.median(sides[False]), statistics.median(sides[True])
-        print(f"{label:40} compiled {compiled:7.1f}  pure {pure:7.1f} games/s (CPU)  ratio {compiled / pure:4.2f}x")
+        compiled_rate, pure_rate = statistics.median(sides[False]), statistics.median(sides[True])
+        print(
+            f"{label:40} compiled {compiled_rate:7.1f}  pure {pure_rate:7.1f} games/s (CPU)  "
+            f"ratio {compiled_rate / pure_rate:4.2f}x"
+        )
         for side, values in (("compiled", sides[False]), ("pure", sides[True])):
             print(f"{'':40} {side} runs: {', '.join(f'{x:.0f}' for x in values)}")
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())} (2 cores)")

@@ -38,7 +38,7 @@ def child(pool: int, argv: list[str]) -> None:
         result = games[seed % pool]
         return GameResult({**result.game, "seed": seed}, result.players)  # the game's own seed, as a real game
 
-    runner.play_game = pooled  # type: ignore[assignment]
+    runner.play_game = pooled  # type: ignore[attr-defined,assignment]  # the runner's own import, patched
     sys.argv = ["septima-sim", *argv]
     cli.main()
 

@@ -83,7 +83,9 @@ def synthesize(seed: Path, out: Path, per_cell: int) -> int:
     manifest = store.read_manifest(seed)
     tables = [t for t in ("games", "players", "events") if (seed / t).is_dir()]
     source = {t: pl.read_parquet(seed / t / "*" / "*.parquet", hive_partitioning=False) for t in tables}
-    seed_games = int(source["games"]["game_index"].max()) + 1
+    last = source["games"]["game_index"].max()
+    assert isinstance(last, int)
+    seed_games = last + 1
     shards: dict[str, object] = {}
     for cell in manifest["cells"]:
         rows = {t: source[t].filter(pl.col("cell_id") == cell) for t in tables}

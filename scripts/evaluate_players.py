@@ -34,6 +34,13 @@ from septima_sim.players.search import SearchPolicy
 PERSONAS = ("balanced", "healer", "brewer", "advocate", "ritualist", "cautious", "opportunist")
 
 
+def _n(row: dict[str, object], key: str, default: int | None = None) -> int:
+    """An integer column of a result row (``default`` when the column is absent)."""
+    value = row.get(key, default)
+    assert isinstance(value, int), f"{key}: expected an integer, got {value!r}"
+    return value
+
+
 def play(content: Content, config: GameConfig, lineup: Lineup, seed: int) -> tuple[GameResult, list[str]]:
     """One game with the lineup rotated by the seed (seat s plays personas[(s + seed) % len])."""
     names = lineup.seat_personas("lineup", config.players, seed)
@@ -49,11 +56,11 @@ def strength(content: Content, games: int) -> None:
     best_random: list[int] = []
     for seed in range(games):
         result, names = play(content, config, lineup, seed)
-        row = next(r for r in result.players if names[r["seat"]] == "balanced")
+        row = next(r for r in result.players if names[_n(r, "seat")] == "balanced")
         won += bool(row["won"])
         solo += bool(row["won"]) and not result.game["tie"]
-        mine.append(row["wisdom"])
-        best_random.append(max(r["wisdom"] for r in result.players if names[r["seat"]] != "balanced"))
+        mine.append(_n(row, "wisdom"))
+        best_random.append(max(_n(r, "wisdom") for r in result.players if names[_n(r, "seat")] != "balanced"))
     print(f"## balanced vs 3 random (4 players, Full, {games} games, seats rotated)")
     print(f"  balanced wins {won / games:.1%} (outright {solo / games:.1%}; target >= 95%)")
     print(f"  mean Wisdom: balanced {statistics.mean(mine):.1f}, best random player {statistics.mean(best_random):.1f}")
@@ -79,11 +86,11 @@ def styles(content: Content, games: int) -> None:
             seat = names.index(persona)
             row = result.players[seat]
             for c in cards:
-                counts[c] += int(row.get(f"played_{c}", 0))
-            heals.append(sum(int(row[f"healed_{d}"]) for d in diseases))
-            sus_end.append(int(row["suspicion_end"]))
-            sus_max.append(int(row["suspicion_max"]))
-            wisdom.append(int(row["wisdom"]))
+                counts[c] += _n(row, f"played_{c}", 0)
+            heals.append(sum(_n(row, f"healed_{d}") for d in diseases))
+            sus_end.append(_n(row, "suspicion_end"))
+            sus_max.append(_n(row, "suspicion_max"))
+            wisdom.append(_n(row, "wisdom"))
             wins += bool(row["won"])
         table[persona] = [counts[c] for c in cards]
         stats[persona] = {
@@ -124,7 +131,7 @@ def levels(content: Content, games: int) -> None:
             ties = 0
             for seed in range(games):
                 result, _ = play(content, GameConfig(n, mode), lineup, seed)
-                scores.append(int(result.game["winning_score"]))
+                scores.append(_n(result.game, "winning_score"))
                 ties += bool(result.game["tie"])
             sd = statistics.stdev(scores)
             print(
@@ -133,7 +140,9 @@ def levels(content: Content, games: int) -> None:
             )
 
 
-def _rates(content: Content, config: GameConfig, lineup: Lineup, games: int, runs: int) -> tuple[list, list]:
+def _rates(
+    content: Content, config: GameConfig, lineup: Lineup, games: int, runs: int
+) -> tuple[list[float], list[float]]:
     """Games/s per run, wall clock and CPU time of this process."""
     wall: list[float] = []
     cpu: list[float] = []

@@ -63,13 +63,13 @@ def evaluate(
 def write(weights: Weights, note: str) -> None:
     """Replace the balanced weights in personas.toml (comments and the other personas kept)."""
     doc = tomlkit.parse(PERSONAS_FILE.read_text())
-    table = doc["persona"]["balanced"]  # type: ignore[index]
+    table = doc["persona"]["balanced"]
     for k in FLOATS:
-        table[k] = getattr(weights, k)  # type: ignore[index]
+        table[k] = getattr(weights, k)
     bias = tomlkit.inline_table()
     bias.update({a: v for a, v in weights.bias.items() if v})
-    table["bias"] = bias  # type: ignore[index]
-    table["description"] = f"Plays for Wisdom with no preference; the reference heuristic. {note}"  # type: ignore[index]
+    table["bias"] = bias
+    table["description"] = f"Plays for Wisdom with no preference; the reference heuristic. {note}"
     PERSONAS_FILE.write_text(tomlkit.dumps(doc))
 
 

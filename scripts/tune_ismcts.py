@@ -52,8 +52,8 @@ def write(params: IsmctsParams, source: str) -> None:
     """The parameters and their provenance into content/ismcts.toml (comments kept)."""
     doc = tomlkit.parse(PARAMS_FILE.read_text())
     for key, value in params.model_dump().items():
-        doc["ismcts"][key] = round(value, 3) if isinstance(value, float) else value  # type: ignore[index]
-    doc["provenance"]["source"] = source  # type: ignore[index]
+        doc["ismcts"][key] = round(value, 3) if isinstance(value, float) else value
+    doc["provenance"]["source"] = source
     PARAMS_FILE.write_text(tomlkit.dumps(doc))
 
 

@@ -58,6 +58,13 @@ def candidate(base: Weights, params: dict[str, float]) -> Weights:
     return dataclasses.replace(base, **values, bias=bias)
 
 
+def _played(row: dict[str, object], card: str) -> int:
+    """How often the row's seat played `card` (0 when the column is absent)."""
+    value = row.get(f"played_{card}", 0)
+    assert isinstance(value, int)
+    return value
+
+
 def chunk(name: str, weights: Weights, seeds: Sequence[int]) -> list[Game]:
     """The candidate in seat ``seed % 4`` against three balanced, one game per seed."""
     content = load_content()
@@ -71,8 +78,8 @@ def chunk(name: str, weights: Weights, seeds: Sequence[int]) -> list[Game]:
         result = play_game(config, content, policies, seed)
         winners = result.winners
         rows = result.players
-        mine = [int(rows[seat].get(f"played_{c}", 0)) for c in cards]
-        theirs = [sum(int(r.get(f"played_{c}", 0)) for r in rows if r["seat"] != seat) for c in cards]
+        mine = [_played(rows[seat], c) for c in cards]
+        theirs = [sum(_played(r, c) for r in rows if r["seat"] != seat) for c in cards]
         games.append((1.0 / len(winners) if seat in winners else 0.0, mine, theirs))
     return games
 
@@ -93,12 +100,12 @@ def style_p(games: Sequence[Game]) -> float:
 def write(name: str, weights: Weights, keys: Sequence[str], bias: Sequence[str], note: str) -> None:
     """The persona's own weights into personas.toml (comments and the other personas kept)."""
     doc = tomlkit.parse(PERSONAS_FILE.read_text())
-    table = doc["persona"][name]  # type: ignore[index]
+    table = doc["persona"][name]
     for k in keys:
-        table[k] = getattr(weights, k)  # type: ignore[index]
+        table[k] = getattr(weights, k)
     for a in bias:
-        table["bias"][a] = weights.bias[a]  # type: ignore[index]
-    table["description"] = f"{str(table['description']).split(' Tuned by')[0]} {note}"  # type: ignore[index]
+        table["bias"][a] = weights.bias[a]
+    table["description"] = f"{str(table['description']).split(' Tuned by')[0]} {note}"
     PERSONAS_FILE.write_text(tomlkit.dumps(doc))
 
 
