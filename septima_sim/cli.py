@@ -404,6 +404,7 @@ def check(
     if result.exit_code:
         raise typer.Exit(result.exit_code)
 
+
 @app.command(
     epilog="Examples:\n\n  septima-sim ladder --players 2 --policies random,balanced,search:50\n\n"
     "  septima-sim ladder --players 4 --policies random,balanced,cautious,healer --games 400 --shapeshifting\n\n"
@@ -579,8 +580,11 @@ def ablate(
         str | None, typer.Option("--only", help="Comma-separated component ids: ablate only these (of --kinds).")
     ] = None,
     arms: Annotated[
-        str, typer.Option("--arms", help="Comma-separated: removed (each component taken out), forced (a witch "
-                          "dealt to each seat in turn).")
+        str,
+        typer.Option(
+            "--arms",
+            help="Comma-separated: removed (each component taken out), forced (a witch dealt to each seat in turn).",
+        ),
     ] = "removed,forced",
     resume: Annotated[bool, typer.Option("--resume", help="Continue the ablation in --out (same options).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
@@ -596,7 +600,13 @@ def ablate(
     try:
         chosen = ablation.parse_kinds(kinds)
         plan = ablation.prepare(
-            config, kinds=chosen, games=games, seed=seed, tolerance=tolerance, out=out, resume=resume,
+            config,
+            kinds=chosen,
+            games=games,
+            seed=seed,
+            tolerance=tolerance,
+            out=out,
+            resume=resume,
             arms=ablation.parse_arms(arms),
             only=[x.strip() for x in only.split(",") if x.strip()] if only is not None else None,
         )
@@ -618,7 +628,8 @@ def ablate(
             f"{len(result.outcomes)} component(s), {result.games_total:,} games on disk "
             f"({result.games_played:,} played now) in {result.seconds / 60:.1f} min; "
             f"{result.game_seconds / 60:.1f} min of game time",
-            markup=False, highlight=False,
+            markup=False,
+            highlight=False,
         )
     typer.echo(str(result.out))
     if result.errors:

@@ -134,8 +134,14 @@ def matchups(run_dir: Path, policies: list[str], players: int) -> pl.DataFrame:
                     "ci_high": hi,
                 }
             )
-    schema = {"a": pl.String, "b": pl.String, "games": pl.Int64, "a_win_rate": pl.Float64, "ci_low": pl.Float64,
-              "ci_high": pl.Float64}
+    schema = {
+        "a": pl.String,
+        "b": pl.String,
+        "games": pl.Int64,
+        "a_win_rate": pl.Float64,
+        "ci_low": pl.Float64,
+        "ci_high": pl.Float64,
+    }
     return pl.DataFrame(rows, schema=schema).sort(
         pl.col("a").replace_strict(order, return_dtype=pl.Int64),
         pl.col("b").replace_strict(order, return_dtype=pl.Int64),
@@ -165,9 +171,7 @@ def ratings(run_dir: Path, policies: list[str]) -> pl.DataFrame:
         teams = model.rate([[rating[p]] for p in names], ranks=list(ranks))
         for p, (new,) in zip(names, teams, strict=True):
             rating[p] = new
-    rows = [
-        {"policy": p, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for p, r in rating.items()
-    ]
+    rows = [{"policy": p, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for p, r in rating.items()]
     frame = pl.DataFrame(rows).sort("ordinal", descending=True)
     return frame.with_columns(pl.int_range(1, frame.height + 1).alias("rank")).select(RATING_COLUMNS)
 

@@ -35,8 +35,9 @@ lineup = ["all-random"]
 
 
 def cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(SCRIPT), *map(str, args)], capture_output=True, text=True, check=False, cwd=cwd,
-                          timeout=600)
+    return subprocess.run(
+        [str(SCRIPT), *map(str, args)], capture_output=True, text=True, check=False, cwd=cwd, timeout=600
+    )
 
 
 def planted_pack(root: Path) -> Path:
@@ -45,7 +46,7 @@ def planted_pack(root: Path) -> Path:
     shutil.copytree(BASE_DIR, pack)
     for file, old, new in (
         ("witches.toml", '{ effect = "wisdom", amount = 2 }', '{ effect = "wisdom", amount = 40 }'),
-        ("spells.toml", 'unit = 5\namount = 2', 'unit = 5\namount = 0'),
+        ("spells.toml", "unit = 5\namount = 2", "unit = 5\namount = 0"),
     ):
         text = (pack / file).read_text()
         assert text.count(old) == 1
@@ -56,8 +57,21 @@ def planted_pack(root: Path) -> Path:
 
 
 def ablate_args(out: Path, *extra: str) -> list[str | Path]:
-    return ["ablate", "plant.toml", "--kinds", "witch,spell", "--only", ",".join((STRONG, INERT, *CONTROLS)),
-            "--games", "200", "--jobs", "2", "--out", out, *extra]
+    return [
+        "ablate",
+        "plant.toml",
+        "--kinds",
+        "witch,spell",
+        "--only",
+        ",".join((STRONG, INERT, *CONTROLS)),
+        "--games",
+        "200",
+        "--jobs",
+        "2",
+        "--out",
+        out,
+        *extra,
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -166,8 +180,16 @@ def test_bad_options_are_refused_before_anything_is_written(
     from septima_sim.ablate import AblateError, parse_kinds, prepare
 
     (tmp_path / "plant.toml").write_text(CONFIG.replace('content = "pack"\n', ""))
-    options: dict[str, object] = {"kinds": "witch,spell", "games": 100, "seed": None, "tolerance": 5.0,
-                                  "out": tmp_path / "out", "resume": False, "only": None, **changes}
+    options: dict[str, object] = {
+        "kinds": "witch,spell",
+        "games": 100,
+        "seed": None,
+        "tolerance": 5.0,
+        "out": tmp_path / "out",
+        "resume": False,
+        "only": None,
+        **changes,
+    }
     with pytest.raises(AblateError, match=re.escape(message)):
         kinds = parse_kinds(str(options.pop("kinds")))
         prepare(tmp_path / "plant.toml", kinds=kinds, **options)  # type: ignore[arg-type]
@@ -181,8 +203,16 @@ def test_an_existing_folder_or_other_settings_are_refused(planted: Path) -> None
     assert done.returncode == 2 and "exists (continue an ablation with --resume)" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     with pytest.raises(AblateError, match="with other settings"):
-        prepare(planted / "plant.toml", kinds=parse_kinds("witch,spell"), games=300, seed=None, tolerance=5.0,
-                out=planted / "abl", resume=True, only=[STRONG, INERT, *CONTROLS])
+        prepare(
+            planted / "plant.toml",
+            kinds=parse_kinds("witch,spell"),
+            games=300,
+            seed=None,
+            tolerance=5.0,
+            out=planted / "abl",
+            resume=True,
+            only=[STRONG, INERT, *CONTROLS],
+        )
 
 
 # --------------------------------------------------------------------------------------------- units
@@ -191,8 +221,16 @@ def test_a_component_the_configs_overrides_need_is_listed_as_not_removable(tmp_p
 
     overrides = '[overrides]\n"witches.tommy.name" = ["Tom"]\n'
     (tmp_path / "ov.toml").write_text(CONFIG.replace('content = "pack"\n', "") + overrides)
-    plan = prepare(tmp_path / "ov.toml", kinds=parse_kinds("witch"), games=16, seed=None, tolerance=5.0,
-                   out=tmp_path / "out", resume=False, only=["tommy", "aylana"])
+    plan = prepare(
+        tmp_path / "ov.toml",
+        kinds=parse_kinds("witch"),
+        games=16,
+        seed=None,
+        tolerance=5.0,
+        out=tmp_path / "out",
+        resume=False,
+        only=["tommy", "aylana"],
+    )
     problems = {c.id: c.problem for c in plan.components if c.arm == "removed"}
     assert problems["aylana"] is None and "not removable with this config" in str(problems["tommy"])
 
@@ -207,8 +245,14 @@ def test_every_component_of_the_built_in_pack_can_be_removed_and_the_variant_val
 
 
 def _omen_witches(tree: dict) -> list[str]:
-    return [w for card in tree["omens"].values() if isinstance(card, dict) and "bright" in card
-            for half in ("bright", "dark") for key in ("everyone", "excluded") for w in card[half].get(key, [])]
+    return [
+        w
+        for card in tree["omens"].values()
+        if isinstance(card, dict) and "bright" in card
+        for half in ("bright", "dark")
+        for key in ("everyone", "excluded")
+        for w in card[half].get(key, [])
+    ]
 
 
 def test_a_removed_witch_leaves_the_omen_lists_that_named_it(tmp_path: Path) -> None:
@@ -249,12 +293,20 @@ def test_tune_component_target_prefers_values_that_bring_the_planted_witch_into_
     pack = planted_pack(tmp_path)
     amounts = (40, 2)
     tune = {
-        "name": "aylana", "seed": 3, "content": str(pack),
+        "name": "aylana",
+        "seed": 3,
+        "content": str(pack),
         "base": {"players": 2, "lineup": "all-random"},
         "space": {"witches.aylana.effects": {"choices": [[{"effect": "wisdom", "amount": a}] for a in amounts]}},
         "targets": {"component": {"kind": "witch", "id": STRONG, "band": 10.0}},
-        "budget": {"trials": 2, "games": 96, "confirm_games": 160, "confirm_top": 2, "sampler": "random",
-                   "pruner": "none"},
+        "budget": {
+            "trials": 2,
+            "games": 96,
+            "confirm_games": 160,
+            "confirm_top": 2,
+            "sampler": "random",
+            "pruner": "none",
+        },
     }
     import tomli_w
 
@@ -262,8 +314,9 @@ def test_tune_component_target_prefers_values_that_bring_the_planted_witch_into_
     done = cli("tune", "t.toml", "--jobs", "2", "--out", "out", "--quiet", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     trials = pl.read_csv(tmp_path / "out" / "trials.csv")
-    loss = {json.loads(v)[0]["amount"]: x for v, x in trials.select("witches.aylana.effects", "loss_component")
-            .iter_rows()}
+    loss = {
+        json.loads(v)[0]["amount"]: x for v, x in trials.select("witches.aylana.effects", "loss_component").iter_rows()
+    }
     assert set(loss) == set(amounts) and loss[40] > max(1.0, loss[2])  # +40 Wisdom per Remember: outside the band
     best = tomllib.loads((tmp_path / "out" / "best.toml").read_text())
     assert best["overrides"]["witches.aylana.effects"][0][0]["amount"] == 2

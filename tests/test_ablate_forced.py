@@ -25,8 +25,9 @@ SCRIPT = Path(sys.executable).parent / "septima-sim"
 
 
 def cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(SCRIPT), *map(str, args)], capture_output=True, text=True, check=False, cwd=cwd,
-                          timeout=600)
+    return subprocess.run(
+        [str(SCRIPT), *map(str, args)], capture_output=True, text=True, check=False, cwd=cwd, timeout=600
+    )
 
 
 def forced_pack(root: Path, table: str) -> Path:
@@ -62,8 +63,9 @@ def test_a_seat_outside_the_player_count_is_ignored(tmp_path: Path) -> None:
     pack = load_content(forced_pack(tmp_path, f'3 = "{STRONG}"'))
     plain = load_content(None)
     for seed in range(20):
-        games = [Game(GameConfig(players=2, mode="basic"), c, [RandomPolicy(), RandomPolicy()], seed)
-                 for c in (pack, plain)]
+        games = [
+            Game(GameConfig(players=2, mode="basic"), c, [RandomPolicy(), RandomPolicy()], seed) for c in (pack, plain)
+        ]
         for g in games:
             g.setup()
         assert [p.coven for p in games[0].s.players] == [p.coven for p in games[1].s.players]
@@ -73,8 +75,24 @@ def test_the_planted_witch_forced_to_a_seat_raises_that_seats_win_rate(tmp_path:
     planted_pack(tmp_path)
     (tmp_path / "plant.toml").write_text(CONFIG)
     out = tmp_path / "abl"
-    done = cli("ablate", "plant.toml", "--kinds", "witch", "--only", STRONG, "--arms", "forced", "--games", "64",
-               "--jobs", "2", "--out", out, "--quiet", cwd=tmp_path)
+    done = cli(
+        "ablate",
+        "plant.toml",
+        "--kinds",
+        "witch",
+        "--only",
+        STRONG,
+        "--arms",
+        "forced",
+        "--games",
+        "64",
+        "--jobs",
+        "2",
+        "--out",
+        out,
+        "--quiet",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     rows = pl.read_csv(out / "ablation.csv")
     assert tuple(rows.columns) == COLUMNS

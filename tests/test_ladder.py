@@ -35,19 +35,37 @@ def test_multiplayer_rotations_put_every_policy_in_every_seat_equally(players: i
 def ladder_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("ladder")
     result = subprocess.run(
-        [str(SCRIPT), "ladder", "--players", "2", "--policies", "random,cautious", "--games", "12", "--seed", "4",
-         "--jobs", "1", "--out", str(out)],
-        capture_output=True, text=True, check=False,
+        [
+            str(SCRIPT),
+            "ladder",
+            "--players",
+            "2",
+            "--policies",
+            "random,cautious",
+            "--games",
+            "12",
+            "--seed",
+            "4",
+            "--jobs",
+            "1",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     return out
 
 
 def test_ladder_swaps_seats_on_the_same_seeds(ladder_run: Path) -> None:
-    players = pl.scan_parquet(str(ladder_run / "runs" / "**" / "players" / "**" / "*.parquet"),
-                              hive_partitioning=True).collect()
-    games = pl.scan_parquet(str(ladder_run / "runs" / "**" / "games" / "**" / "*.parquet"),
-                            hive_partitioning=True).collect()
+    players = pl.scan_parquet(
+        str(ladder_run / "runs" / "**" / "players" / "**" / "*.parquet"), hive_partitioning=True
+    ).collect()
+    games = pl.scan_parquet(
+        str(ladder_run / "runs" / "**" / "games" / "**" / "*.parquet"), hive_partitioning=True
+    ).collect()
     assert games.height == 12 and sorted(set(games["cell_id"])) == sorted(
         c for c in set(games["cell_id"]) if c.endswith(("m0-1", "m1-0"))
     )
@@ -73,8 +91,10 @@ def test_matchup_counts_ties_half_and_ratings_follow_wins(tmp_path: Path) -> Non
     """A hand-made players table: a beats b twice, ties once; a must rank first."""
     rows = []
     for game, (ra, rb) in enumerate([(1, 2), (1, 2), (1, 1)]):
-        rows += [{"cell_id": "c", "game_index": game, "seat": 0, "policy": "a", "rank": ra},
-                 {"cell_id": "c", "game_index": game, "seat": 1, "policy": "b", "rank": rb}]
+        rows += [
+            {"cell_id": "c", "game_index": game, "seat": 0, "policy": "a", "rank": ra},
+            {"cell_id": "c", "game_index": game, "seat": 1, "policy": "b", "rank": rb},
+        ]
     (tmp_path / "players" / "cell=c").mkdir(parents=True)
     pl.DataFrame(rows).write_parquet(tmp_path / "players" / "cell=c" / "part-0.parquet")
     table = matchups(tmp_path, ["a", "b"], 2)
@@ -83,10 +103,15 @@ def test_matchup_counts_ties_half_and_ratings_follow_wins(tmp_path: Path) -> Non
 
 
 def test_ladder_bad_input_exits_2(tmp_path: Path) -> None:
-    for args in (["--policies", "random"], ["--policies", "random,nope"], ["--players", "5"],
-                 ["--policies", "random,random"]):
-        out = subprocess.run([str(SCRIPT), "ladder", "--out", str(tmp_path / "x"), *args],
-                             capture_output=True, text=True, check=False)
+    for args in (
+        ["--policies", "random"],
+        ["--policies", "random,nope"],
+        ["--players", "5"],
+        ["--policies", "random,random"],
+    ):
+        out = subprocess.run(
+            [str(SCRIPT), "ladder", "--out", str(tmp_path / "x"), *args], capture_output=True, text=True, check=False
+        )
         assert out.returncode == 2, (args, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
         assert not (tmp_path / "x").exists()

@@ -93,7 +93,10 @@ def test_plugin_plays_a_run_through_the_console_script(plugin_path: Path, tmp_pa
     env = {**os.environ, "PYTHONPATH": f"{plugin_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     out = subprocess.run(
         [str(script), "run", str(config), "--out", str(tmp_path / "run"), "--jobs", "2", "--quiet"],
-        capture_output=True, text=True, env=env, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     assert out.returncode == 0, out.stderr
     players = pl.scan_parquet(str(tmp_path / "run" / "players" / "**" / "*.parquet"), hive_partitioning=True).collect()

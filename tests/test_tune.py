@@ -150,8 +150,10 @@ def test_resume_continues_the_study_and_retries_an_interrupted_trial(small: dict
 
     cfg = config.load(small["first"] / "tune.toml")
     left = study.open_study(cfg, small["first"]).ask(
-        {"actions.plead.wisdom": optuna.distributions.IntDistribution(0, 6),
-         "end.charm_wisdom": optuna.distributions.IntDistribution(0, 4)}
+        {
+            "actions.plead.wisdom": optuna.distributions.IntDistribution(0, 6),
+            "end.charm_wisdom": optuna.distributions.IntDistribution(0, 4),
+        }
     )  # a trial left running, as by a kill -9
     result = cli("tune", "--resume", small["first"], "--trials", "4", "--jobs", "1", "--quiet")
     assert result.returncode == 0, result.stderr
@@ -202,15 +204,19 @@ def test_bad_tune_file_is_one_line_and_writes_nothing(tmp_path: Path, changes: d
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"space": {"animals.goat.actions": {"choices": [["fly", "move", "move", "move"], WEAK]}}},
-         "unknown action 'fly'"),
+        (
+            {"space": {"animals.goat.actions": {"choices": [["fly", "move", "move", "move"], WEAK]}}},
+            "unknown action 'fly'",
+        ),
         ({"space": {"suspicion.start": {"low": 1.5, "high": 3}}}, "should be a valid integer (got 1.5)"),
         ({"space": {"suspicion.start": {"low": 3, "high": 1}}}, "low must be below high"),
         ({"targets": {"seat_fairness": {"band": 10.0, "players": [3]}}}, "3 not among the base's player counts"),
         ({"targets": {"winning_score": {"low": 80.0, "high": 60.0}}}, "low must be below high"),
         ({"targets": {}}, "give at least one of"),
-        ({"targets": {"component": {"kind": "animal", "id": "goat", "band": 5.0}}},
-         "only in play with base.shapeshifting = true"),
+        (
+            {"targets": {"component": {"kind": "animal", "id": "goat", "band": 5.0}}},
+            "only in play with base.shapeshifting = true",
+        ),
         ({"targets": {"component": {"kind": "witch", "id": "nobody", "band": 5.0}}}, "no witch 'nobody'"),
         ({"targets": {"skill_gap": {"stronger": "balanced", "weaker": "random", "min": 5.0}}}, "no base lineup"),
         ({"budget": {"sampler": "cmaes"}}, "cmaes needs two or more numeric dimensions"),
@@ -281,8 +287,10 @@ def test_seat_fairness_verdict_follows_the_intervals(wins: int, games: int, verd
 def synthetic(rows: list[tuple[int, int, str, int, bool]]) -> pl.DataFrame:
     """A players frame from (game, seat, policy, rank, won) at 2 players."""
     return pl.DataFrame(
-        [{"cell_id": "c", "game_index": g, "players": 2, "seat": s, "policy": p, "rank": r, "won": w}
-         for g, s, p, r, w in rows]
+        [
+            {"cell_id": "c", "game_index": g, "players": 2, "seat": s, "policy": p, "rank": r, "won": w}
+            for g, s, p, r, w in rows
+        ]
     )
 
 
@@ -291,15 +299,33 @@ def test_skill_gap_first_player_and_constraints() -> None:
     from septima_sim.tune.targets import CONSTRAINT_PENALTY, objective
 
     # balanced ahead in 2 of 4 games and tied in one: 2.5 / 4 = 62.5%, 12.5 points above 50
-    players = synthetic([(0, 0, "balanced", 1, True), (0, 1, "random", 2, False),
-                         (1, 0, "random", 1, True), (1, 1, "balanced", 2, False),
-                         (2, 0, "balanced", 1, True), (2, 1, "random", 1, True),
-                         (3, 0, "random", 2, False), (3, 1, "balanced", 1, True)])
-    games = pl.DataFrame({"players": [2] * 4, "start_player": [0, 0, 1, 1], "winner_seats": [[0], [0], [0, 1], [1]],
-                          "winning_score": [50, 60, 70, 80], "decisions": [300] * 4})
+    players = synthetic(
+        [
+            (0, 0, "balanced", 1, True),
+            (0, 1, "random", 2, False),
+            (1, 0, "random", 1, True),
+            (1, 1, "balanced", 2, False),
+            (2, 0, "balanced", 1, True),
+            (2, 1, "random", 1, True),
+            (3, 0, "random", 2, False),
+            (3, 1, "balanced", 1, True),
+        ]
+    )
+    games = pl.DataFrame(
+        {
+            "players": [2] * 4,
+            "start_player": [0, 0, 1, 1],
+            "winner_seats": [[0], [0], [0, 1], [1]],
+            "winning_score": [50, 60, 70, 80],
+            "decisions": [300] * 4,
+        }
+    )
     skill = SkillGap(stronger="balanced", weaker="random", min=40.0)
-    targets = Targets(skill_gap=skill, first_player=FirstPlayer(band=10.0, target=50.0),
-                      winning_score=Range(low=70.0, high=80.0, constraint=True))
+    targets = Targets(
+        skill_gap=skill,
+        first_player=FirstPlayer(band=10.0, target=50.0),
+        winning_score=Range(low=70.0, high=80.0, constraint=True),
+    )
     at = {"skill_gap": [2], "first_player": [2], "winning_score": [2]}
     by = {m.target: m for m in measure(targets, at, players, games)}
     assert by["skill_gap"].metric == pytest.approx(12.5) and by["skill_gap"].loss == pytest.approx(27.5 / 40)
@@ -314,8 +340,13 @@ def test_cmaes_sampler_is_used_for_a_numeric_space(tmp_path: Path) -> None:
 
     from septima_sim.tune import config, study
 
-    tune = write_tune(tmp_path / "c.toml", name="c", base=BASE, targets=TARGETS,
-                      space={"suspicion.start": {"low": 0, "high": 4}, "actions.plead.wisdom": {"low": 0, "high": 4}},
-                      budget={"sampler": "cmaes", "confirm_games": 400})
+    tune = write_tune(
+        tmp_path / "c.toml",
+        name="c",
+        base=BASE,
+        targets=TARGETS,
+        space={"suspicion.start": {"low": 0, "high": 4}, "actions.plead.wisdom": {"low": 0, "high": 4}},
+        budget={"sampler": "cmaes", "confirm_games": 400},
+    )
     s = study.open_study(config.load(tune), tmp_path)
     assert isinstance(s.sampler, optuna.samplers.CmaEsSampler)

@@ -6,6 +6,15 @@ from septima_sim.ablate.kinds import KINDS, Kind, parse_kinds
 from septima_sim.ablate.run import AblateInterrupted, Plan, Result, execute, prepare
 
 __all__ = [
-    "ARMS", "KINDS", "AblateError", "AblateInterrupted", "Kind", "Plan", "Result", "execute", "parse_arms",
-    "parse_kinds", "prepare",
+    "ARMS",
+    "KINDS",
+    "AblateError",
+    "AblateInterrupted",
+    "Kind",
+    "Plan",
+    "Result",
+    "execute",
+    "parse_arms",
+    "parse_kinds",
+    "prepare",
 ]

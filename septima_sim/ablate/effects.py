@@ -118,8 +118,10 @@ def forced(seat: int, base: Frames, arm: Frames, by: str = "cell_id") -> list[Ef
     if base.players.is_empty() or arm.players.is_empty():
         return []
     at = pl.col("seat") == seat
-    pairs = base.players.filter(at).select(*SEAT_KEYS, "players", won_a="won", w_a="wisdom").join(
-        arm.players.filter(at).select(*SEAT_KEYS, won_b="won", w_b="wisdom"), on=SEAT_KEYS
+    pairs = (
+        base.players.filter(at)
+        .select(*SEAT_KEYS, "players", won_a="won", w_a="wisdom")
+        .join(arm.players.filter(at).select(*SEAT_KEYS, won_b="won", w_b="wisdom"), on=SEAT_KEYS)
     )
     return _per_cell(pairs, by, game_level=False)
 

@@ -33,20 +33,22 @@ def effects_frame(outcomes: list[Outcome], tolerance: float, settings: Settings)
     for o in outcomes:
         for e in o.effects:
             prim = e.primary
-            rows.append({
-                "kind": o.component.kind.name,
-                "component": o.component.id,
-                "arm": o.component.arm,
-                "players": e.players,
-                "cell": e.cell,
-                "games": e.games,
-                "effect_win_points": _nan(e.win["delta"]) if e.win else None,
-                "ci_low": _nan(prim["lo"]),
-                "ci_high": _nan(prim["hi"]),
-                "effect_wisdom": _nan(e.wisdom["delta"]),
-                "_tol": tolerance if e.win else settings.wisdom_tolerance,
-                "_eff": prim["delta"],
-            })
+            rows.append(
+                {
+                    "kind": o.component.kind.name,
+                    "component": o.component.id,
+                    "arm": o.component.arm,
+                    "players": e.players,
+                    "cell": e.cell,
+                    "games": e.games,
+                    "effect_win_points": _nan(e.win["delta"]) if e.win else None,
+                    "ci_low": _nan(prim["lo"]),
+                    "ci_high": _nan(prim["hi"]),
+                    "effect_wisdom": _nan(e.wisdom["delta"]),
+                    "_tol": tolerance if e.win else settings.wisdom_tolerance,
+                    "_eff": prim["delta"],
+                }
+            )
             pvalues.append(prim["p"] if math.isfinite(prim["p"]) else 1.0)
     if not rows:
         return pl.DataFrame(schema=dict.fromkeys(COLUMNS, pl.String))
@@ -59,10 +61,15 @@ def effects_frame(outcomes: list[Outcome], tolerance: float, settings: Settings)
 
 
 def detail_frame(outcomes: list[Outcome]) -> pl.DataFrame:
-    rows = [{"kind": o.component.kind.name, "component": o.component.id, "arm": o.component.arm, **r}
-            for o in outcomes for r in o.detail]
-    return pl.DataFrame(rows) if rows else pl.DataFrame(
-        schema={"kind": pl.String, "component": pl.String, "arm": pl.String}
+    rows = [
+        {"kind": o.component.kind.name, "component": o.component.id, "arm": o.component.arm, **r}
+        for o in outcomes
+        for r in o.detail
+    ]
+    return (
+        pl.DataFrame(rows)
+        if rows
+        else pl.DataFrame(schema={"kind": pl.String, "component": pl.String, "arm": pl.String})
     )
 
 
@@ -79,9 +86,14 @@ def status_frame(outcomes: list[Outcome]) -> pl.DataFrame:
             }
             for o in outcomes
         ],
-        schema={"kind": pl.String, "component": pl.String, "arm": pl.String, "provenance": pl.String,
-                "games": pl.Int64,
-                "status": pl.String},
+        schema={
+            "kind": pl.String,
+            "component": pl.String,
+            "arm": pl.String,
+            "provenance": pl.String,
+            "games": pl.Int64,
+            "status": pl.String,
+        },
     )
 
 

@@ -34,8 +34,19 @@ who happened to hold what.</p>
 </body></html>
 """
 
-HEADERS = ["kind", "component", "arm", "cell", "pairs", "win effect (points) [95% CI]", "Wisdom effect", "p (Holm)",
-           "flagged", "stopped", "note"]
+HEADERS = [
+    "kind",
+    "component",
+    "arm",
+    "cell",
+    "pairs",
+    "win effect (points) [95% CI]",
+    "Wisdom effect",
+    "p (Holm)",
+    "flagged",
+    "stopped",
+    "note",
+]
 
 
 def _interval(v: float | None, lo: float | None, hi: float | None) -> str:
@@ -56,8 +67,10 @@ def lines(frame: pl.DataFrame, top: int = 5) -> list[str]:
             what = f"{r['effect_wisdom']:+.1f} Wisdom [{r['ci_low']:.1f}, {r['ci_high']:.1f}] for every seat"
         extra = f"; {r['note']}" if r.get("note") else ""
         flag = ", flagged" if r["flagged"] else ""
-        out.append(f"{r['kind']} {r['component']}: {what} at {r['players']} players ({r['cell']}, "
-                   f"{r['games']:,} paired games{flag}){extra}")
+        out.append(
+            f"{r['kind']} {r['component']}: {what} at {r['players']} players ({r['cell']}, "
+            f"{r['games']:,} paired games{flag}){extra}"
+        )
     return out
 
 
@@ -66,14 +79,21 @@ def rows(frame: pl.DataFrame) -> list[list[str]]:
     out = []
     for r in frame.iter_rows(named=True):
         shared = r["effect_win_points"] is None
-        out.append([
-            r["kind"], r["component"], r.get("arm") or "removed", r["cell"], f"{r['games']:,}",
-            "n/a (shared)" if shared else _interval(r["effect_win_points"], r["ci_low"], r["ci_high"]),
-            _interval(r["effect_wisdom"], r["ci_low"], r["ci_high"]) if shared else f"{r['effect_wisdom']:+.1f}",
-            "<0.001" if r["p_adj"] < 0.001 else f"{r['p_adj']:.3f}",
-            "flagged" if r["flagged"] else "",
-            r.get("status") or "", r.get("note") or "",
-        ])
+        out.append(
+            [
+                r["kind"],
+                r["component"],
+                r.get("arm") or "removed",
+                r["cell"],
+                f"{r['games']:,}",
+                "n/a (shared)" if shared else _interval(r["effect_win_points"], r["ci_low"], r["ci_high"]),
+                _interval(r["effect_wisdom"], r["ci_low"], r["ci_high"]) if shared else f"{r['effect_wisdom']:+.1f}",
+                "<0.001" if r["p_adj"] < 0.001 else f"{r['p_adj']:.3f}",
+                "flagged" if r["flagged"] else "",
+                r.get("status") or "",
+                r.get("note") or "",
+            ]
+        )
     return out
 
 
@@ -82,11 +102,17 @@ def chart(frame: pl.DataFrame, top: int = 25) -> str | None:
     held = frame.filter(pl.col("effect_win_points").is_not_null()).head(top)
     if held.is_empty():
         return None
-    labels = [f"{k}: {c}{'' if a == 'removed' else f' {a}'} ({cell})"
-              for k, c, a, cell in held.select("kind", "component", "arm", "cell").iter_rows()]
+    labels = [
+        f"{k}: {c}{'' if a == 'removed' else f' {a}'} ({cell})"
+        for k, c, a, cell in held.select("kind", "component", "arm", "cell").iter_rows()
+    ]
     data = charts.forest(
-        labels, held["effect_win_points"].to_numpy(), held["ci_low"].to_numpy(), held["ci_high"].to_numpy(),
-        held["flagged"].to_numpy().astype(bool), "Win rate of the seat holding it: with minus without",
+        labels,
+        held["effect_win_points"].to_numpy(),
+        held["ci_low"].to_numpy(),
+        held["ci_high"].to_numpy(),
+        held["flagged"].to_numpy().astype(bool),
+        "Win rate of the seat holding it: with minus without",
         "win-rate points",
     )
     return "data:image/png;base64," + base64.b64encode(data).decode()
@@ -98,15 +124,23 @@ def write(folder: Path, tolerance: float) -> Path:
     assert frame is not None
     status = table.with_arm(pl.read_csv(folder / table.STATUS, schema_overrides={"component": pl.String}))
     measured = set(frame.select("kind", "component", "arm").iter_rows())
-    skipped = [f"{k} {c} ({a}): {s}" for k, c, a, s in status.select("kind", "component", "arm", "status").iter_rows()
-               if (k, c, a) not in measured]
-    html = Environment(autoescape=True).from_string(_PAGE).render(
-        tolerance=f"{tolerance:g}", lines=lines(frame), chart=chart(frame), headers=HEADERS, rows=rows(frame),
-        skipped=skipped,
+    skipped = [
+        f"{k} {c} ({a}): {s}"
+        for k, c, a, s in status.select("kind", "component", "arm", "status").iter_rows()
+        if (k, c, a) not in measured
+    ]
+    html = (
+        Environment(autoescape=True)
+        .from_string(_PAGE)
+        .render(
+            tolerance=f"{tolerance:g}",
+            lines=lines(frame),
+            chart=chart(frame),
+            headers=HEADERS,
+            rows=rows(frame),
+            skipped=skipped,
+        )
     )
     path = folder / "ablation.html"
     path.write_text(html, encoding="utf-8")
     return path
-
-
-

@@ -116,8 +116,16 @@ def _in_play(kind: Kind, exp: Experiment) -> bool:
 
 
 def prepare(
-    config: Path, *, kinds: list[Kind], games: int, seed: int | None, tolerance: float, out: Path | None,
-    resume: bool, only: list[str] | None = None, arms: list[str] | None = None,
+    config: Path,
+    *,
+    kinds: list[Kind],
+    games: int,
+    seed: int | None,
+    tolerance: float,
+    out: Path | None,
+    resume: bool,
+    only: list[str] | None = None,
+    arms: list[str] | None = None,
 ) -> Plan:
     """Validate the options (nothing written on bad input), then create or reopen the output folder and write the
     variant packs: per component the removed arm, then (forceable kinds) one forced arm per seat of the largest
@@ -257,8 +265,7 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
     try:
         with runner.parallel_backend("local", jobs, None), progress:
             planned = len(dirs) * plan.cells * last
-            bar = progress.add_task("", total=planned,
-                                    completed=sum(_games_on_disk(d) for d in dirs))
+            bar = progress.add_task("", total=planned, completed=sum(_games_on_disk(d) for d in dirs))
             for i, games in enumerate(stages):
                 if not active:
                     break

@@ -12,8 +12,18 @@ CSV = "ablation.csv"
 DETAIL = "ablation_detail.csv"
 STATUS = "ablation_status.csv"
 COLUMNS = (
-    "kind", "component", "arm", "players", "cell", "games", "effect_win_points", "ci_low", "ci_high", "effect_wisdom",
-    "p_adj", "flagged",
+    "kind",
+    "component",
+    "arm",
+    "players",
+    "cell",
+    "games",
+    "effect_win_points",
+    "ci_low",
+    "ci_high",
+    "effect_wisdom",
+    "p_adj",
+    "flagged",
 )
 """The columns of ``ablation.csv``, in order (issue 16; ``arm``: ``removed`` or ``forced:<seat>``)."""
 

@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from septima_sim.engine.state import Player
 
 
-
 def citizen_to_crowd(g: Game, p: Player, n: int) -> None:
     """Send up to n loyal citizens from personal supply to the crowd."""
     m = min(n, p.supply)

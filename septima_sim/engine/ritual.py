@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
 
+
 def offer_spells(g: Game, p: Player, card: int) -> None:
     """B28: after your card, use ready regular spells (each once per turn; an ongoing one not while active);
     a spell that names an action needs that action played this turn."""

@@ -38,6 +38,7 @@ PLAYER_STATS: dict[str, Callable[[Content, SeatState], int]] = {
 }
 """The statistics of a player alone, by name (``content.model.STATS``)."""
 
+
 def _goals_scored(g: Game, p: Player) -> int:
     return len(g.s.goals_scored[p.seat])
 

@@ -35,8 +35,9 @@ def check(cfg: TuneConfig, t: Component, source: str) -> None:
     kind = KINDS[t.kind]
     known = components(kind, _content(cfg))
     if t.id not in known:
-        raise TuneError(f"{source}: targets.component.id: no {t.kind} {t.id!r} in the content pack "
-                        f"(known: {', '.join(known)})")
+        raise TuneError(
+            f"{source}: targets.component.id: no {t.kind} {t.id!r} in the content pack (known: {', '.join(known)})"
+        )
     if kind.needs in MODULE_AXES and not any(getattr(cfg.base, kind.needs)):
         raise TuneError(f"{source}: targets.component: a {t.kind} is only in play with base.{kind.needs} = true")
 
@@ -56,8 +57,17 @@ def variant(cfg: TuneConfig, out: Path) -> Path:
 
 
 def measures(
-    cfg: TuneConfig, out: Path, run_dir: Path, values: dict[str, Any], *, name: str, games: int, seed: int,
-    shard_size: int | None, console: Console, at: dict[str, list[int]],
+    cfg: TuneConfig,
+    out: Path,
+    run_dir: Path,
+    values: dict[str, Any],
+    *,
+    name: str,
+    games: int,
+    seed: int,
+    shard_size: int | None,
+    console: Console,
+    at: dict[str, list[int]],
 ) -> list[Measure]:
     """Play the candidate's games without the component and measure its effect at each judged player count."""
     t = cfg.targets.component
@@ -66,8 +76,15 @@ def measures(
     kind = KINDS[t.kind]
     own = f"{kind.namespace}.{t.id}."
     kept = {path: v for path, v in values.items() if not path.startswith(own)}
-    exp = evaluate.experiment(cfg, name=f"{name}-without", games=games, seed=seed, overrides=kept,
-                              shard_size=shard_size, content=str(variant(cfg, out)))
+    exp = evaluate.experiment(
+        cfg,
+        name=f"{name}-without",
+        games=games,
+        seed=seed,
+        overrides=kept,
+        shard_size=shard_size,
+        content=str(variant(cfg, out)),
+    )
     without_dir = run_dir.with_name(f"{run_dir.name}-without")
     play_into(exp, without_dir, console)
     base, without = _plain(effects.load(run_dir, [kind])), _plain(effects.load(without_dir, [kind]))

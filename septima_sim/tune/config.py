@@ -56,7 +56,7 @@ def _check_confirmable(cfg: TuneConfig, at: dict[str, list[int]], cells: Any, so
             continue
         for n in at[name]:
             m = cfg.budget.confirm_games * _cells_at(cfg, n, cells)
-            p = (t.target / 100 if isinstance(t, FirstPlayer) and t.target is not None else 1 / n)
+            p = t.target / 100 if isinstance(t, FirstPlayer) and t.target is not None else 1 / n
             half = Z95 * math.sqrt(p * (1 - p) / m)
             if half >= t.band / 100:
                 need = math.ceil(Z95**2 * p * (1 - p) / (t.band / 100) ** 2 * 1.2 / _cells_at(cfg, n, cells))

@@ -64,15 +64,35 @@ def candidates(study: optuna.Study, k: int) -> list[optuna.trial.FrozenTrial]:
     return out[:k]
 
 
-def _play(cfg: TuneConfig, out: Path, label: str, values: dict[str, Any], seed: int, console: Console,
-          at: dict[str, list[int]], number: int, study_value: float) -> Candidate:
+def _play(
+    cfg: TuneConfig,
+    out: Path,
+    label: str,
+    values: dict[str, Any],
+    seed: int,
+    console: Console,
+    at: dict[str, list[int]],
+    number: int,
+    study_value: float,
+) -> Candidate:
     games = cfg.budget.confirm_games
-    exp = evaluate.experiment(cfg, name=f"{cfg.name}-{label}", games=games, seed=seed, overrides=values,
-                              shard_size=min(games, 500))
+    exp = evaluate.experiment(
+        cfg, name=f"{cfg.name}-{label}", games=games, seed=seed, overrides=values, shard_size=min(games, 500)
+    )
     played = evaluate.play(exp, out / "confirm" / label, console)
     measures = targets.measure(cfg.targets, at, played.players, played.games, with_ci=True)
-    measures += component.measures(cfg, out, out / "confirm" / label, values, name=exp.config.name, games=games,
-                                   seed=seed, shard_size=min(games, 500), console=console, at=at)
+    measures += component.measures(
+        cfg,
+        out,
+        out / "confirm" / label,
+        values,
+        name=exp.config.name,
+        games=games,
+        seed=seed,
+        shard_size=min(games, 500),
+        console=console,
+        at=at,
+    )
     return Candidate(number, values, study_value, played, measures, targets.objective(cfg.targets, measures))
 
 
@@ -83,8 +103,17 @@ def confirm(
     seed = fresh_seed(cfg.seed)
     base = _play(cfg, out, "baseline", {}, seed, console, at, -1, float("nan"))
     tried = [
-        _play(cfg, out, f"trial-{t.number:04d}", space.overrides(t.params), seed, console, at, t.number,
-              float(t.value or 0.0))
+        _play(
+            cfg,
+            out,
+            f"trial-{t.number:04d}",
+            space.overrides(t.params),
+            seed,
+            console,
+            at,
+            t.number,
+            float(t.value or 0.0),
+        )
         for t in candidates(study, cfg.budget.confirm_top)
     ]
     best = min(tried, key=lambda c: (c.objective, c.study_value, c.number))

@@ -33,8 +33,15 @@ class Played:
 
 
 def experiment(
-    cfg: TuneConfig, *, name: str, games: int, seed: int, overrides: dict[str, Any], shard_size: int | None = None,
-    source: str = "tune", content: str | None = None,
+    cfg: TuneConfig,
+    *,
+    name: str,
+    games: int,
+    seed: int,
+    overrides: dict[str, Any],
+    shard_size: int | None = None,
+    source: str = "tune",
+    content: str | None = None,
 ) -> Experiment:
     """The run config of one candidate (``overrides`` empty = the untouched baseline; ``content`` another pack, e.g.
     the component target's pack without the component)."""

@@ -101,9 +101,17 @@ def confirmation_frame(conf: Confirmation) -> pl.DataFrame:
         }
         for m in conf.best.measures
     ]
-    return pl.DataFrame(rows, schema=dict.fromkeys(CONFIRMATION_COLUMNS, pl.String) | {
-        "players": pl.Int64, "baseline": pl.Float64, "best": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64
-    })
+    return pl.DataFrame(
+        rows,
+        schema=dict.fromkeys(CONFIRMATION_COLUMNS, pl.String)
+        | {
+            "players": pl.Int64,
+            "baseline": pl.Float64,
+            "best": pl.Float64,
+            "ci_low": pl.Float64,
+            "ci_high": pl.Float64,
+        },
+    )
 
 
 def _counts(values: list[int]) -> str:

@@ -127,8 +127,21 @@ def seat_table(conf: Confirmation) -> list[dict[str, Any]]:
     for key in sorted(per["baseline"]):
         colour, b, blo, bhi, m = per["baseline"][key]
         _, a, alo, ahi, _ = per["best"].get(key, (colour, math.nan, math.nan, math.nan, 0))
-        rows.append({"players": key[0], "seat": key[1], "colour": colour, "fair": 100 / key[0], "games": m,
-                     "baseline": b, "baseline_lo": blo, "baseline_hi": bhi, "best": a, "best_lo": alo, "best_hi": ahi})
+        rows.append(
+            {
+                "players": key[0],
+                "seat": key[1],
+                "colour": colour,
+                "fair": 100 / key[0],
+                "games": m,
+                "baseline": b,
+                "baseline_lo": blo,
+                "baseline_hi": bhi,
+                "best": a,
+                "best_lo": alo,
+                "best_hi": ahi,
+            }
+        )
     return rows
 
 

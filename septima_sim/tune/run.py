@@ -91,10 +91,17 @@ def execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, q
 
     try:
         with runner.parallel_backend("local", jobs, None), progress:
-            bar = progress.add_task("", total=cfg.budget.trials, completed=study.finished(the_study),
-                                    name=cfg.name, best=best_text())
-            study.optimise(the_study, cfg, out, console, at,
-                           lambda _t: progress.update(bar, completed=study.finished(the_study), best=best_text()))
+            bar = progress.add_task(
+                "", total=cfg.budget.trials, completed=study.finished(the_study), name=cfg.name, best=best_text()
+            )
+            study.optimise(
+                the_study,
+                cfg,
+                out,
+                console,
+                at,
+                lambda _t: progress.update(bar, completed=study.finished(the_study), best=best_text()),
+            )
             if not confirm.candidates(the_study, 1):
                 raise TuneError(f"{out}: no trial completed, nothing to confirm (see trials.csv)")
             progress.update(bar, description=": confirming on fresh seeds")

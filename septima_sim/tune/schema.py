@@ -19,7 +19,12 @@ SAMPLERS: tuple[str, ...] = ("tpe", "cmaes", "random")
 """optuna samplers a study may use: TPE (default, any space), CMA-ES (numeric spaces only), random search."""
 
 TARGET_KINDS: tuple[str, ...] = (
-    "seat_fairness", "first_player", "skill_gap", "winning_score", "game_length", "component",
+    "seat_fairness",
+    "first_player",
+    "skill_gap",
+    "winning_score",
+    "game_length",
+    "component",
 )
 """The target vocabulary (``component`` uses ``ablate``'s pairing: the same seeds without the component)."""
 

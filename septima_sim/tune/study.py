@@ -117,12 +117,23 @@ def evaluate_trial(
     rungs = cfg.budget.rungs()
     state, value = TrialState.COMPLETE, None
     for games in rungs:
-        exp = evaluate.experiment(cfg, name=f"{cfg.name}-trial-{trial.number}", games=games, seed=cfg.seed,
-                                  overrides=values)
+        exp = evaluate.experiment(
+            cfg, name=f"{cfg.name}-trial-{trial.number}", games=games, seed=cfg.seed, overrides=values
+        )
         played = evaluate.play(exp, run_dir, console)
         measures = targets.measure(cfg.targets, at, played.players, played.games)
-        measures += component.measures(cfg, out, run_dir, values, name=exp.config.name, games=games, seed=cfg.seed,
-                                       shard_size=None, console=console, at=at)
+        measures += component.measures(
+            cfg,
+            out,
+            run_dir,
+            values,
+            name=exp.config.name,
+            games=games,
+            seed=cfg.seed,
+            shard_size=None,
+            console=console,
+            at=at,
+        )
         value = targets.objective(cfg.targets, measures)
         trial.set_user_attr("games", played.games.height)
         trial.set_user_attr("errors", played.errors)

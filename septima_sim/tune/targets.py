@@ -55,8 +55,8 @@ def band_verdict(lo: float, hi: float, low: float, high: float) -> str:
 
 def _seat_fairness(t: SeatFairness, players: pl.DataFrame, n: int) -> Measure:
     fair, band = 1 / n, t.band / 100
-    seats = players.filter(pl.col("players") == n).group_by("seat").agg(
-        k=pl.col("won").cast(pl.Int64).sum(), m=pl.len()
+    seats = (
+        players.filter(pl.col("players") == n).group_by("seat").agg(k=pl.col("won").cast(pl.Int64).sum(), m=pl.len())
     )
     worst, d_lo, d_hi, games = 0.0, 0.0, 0.0, 0
     for _seat, k, m in seats.iter_rows():
@@ -91,8 +91,11 @@ def _skill_gap(t: SkillGap, players: pl.DataFrame, n: int) -> Measure:
     strong = seats.filter(pl.col("policy") == t.stronger)
     weak = seats.filter(pl.col("policy") == t.weaker)
     pairs = strong.join(weak, on=["cell_id", "game_index"], suffix="_w").with_columns(
-        score=pl.when(pl.col("rank") < pl.col("rank_w")).then(1.0).when(pl.col("rank") == pl.col("rank_w"))
-        .then(0.5).otherwise(0.0)
+        score=pl.when(pl.col("rank") < pl.col("rank_w"))
+        .then(1.0)
+        .when(pl.col("rank") == pl.col("rank_w"))
+        .then(0.5)
+        .otherwise(0.0)
     )
     per_game = pairs.group_by("cell_id", "game_index").agg(pl.col("score").mean())
     m = per_game.height

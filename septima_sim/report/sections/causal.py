@@ -40,12 +40,14 @@ def parts(b: Builder, run: RunTables) -> Causal | None:
     )
     out.tables.append(Table("Largest causal effects", ["finding"], [[line] for line in page.lines(frame)]))
     out.tables.append(
-        Table("Causal effects (ablation), largest first", page.HEADERS, page.rows(frame),
-              b.data("causal_effects", frame))
+        Table(
+            "Causal effects (ablation), largest first", page.HEADERS, page.rows(frame), b.data("causal_effects", frame)
+        )
     )
     uri = page.chart(frame)
     if uri is not None:
         data = base64.b64decode(uri.split(",", 1)[1])
-        out.charts.append(Chart("Causal effects: win rate of the seat holding it, with minus without",
-                                "causal_effects.png", data))
+        out.charts.append(
+            Chart("Causal effects: win rate of the seat holding it, with minus without", "causal_effects.png", data)
+        )
     return out

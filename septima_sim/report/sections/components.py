@@ -17,7 +17,11 @@ from septima_sim.report.page import Builder, Chart
 from septima_sim.report.sections import causal
 
 NAMESPACES = {
-    "witch": "witches", "spell": "spells", "divination goal": "goals", "building": "buildings", "animal": "animals",
+    "witch": "witches",
+    "spell": "spells",
+    "divination goal": "goals",
+    "building": "buildings",
+    "animal": "animals",
     "omen half": "omens",
 }
 """The content namespace of each component kind of ``analysis.component_impact``."""
@@ -53,8 +57,11 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
     sec = b.section(
         "components",
         "Component impact",
-        (found.intro + " Then the association (players chose these): " if found is not None else
-         "Association (players chose these), not cause: ")
+        (
+            found.intro + " Then the association (players chose these): "
+            if found is not None
+            else "Association (players chose these), not cause: "
+        )
         + "for each component, a player's win rate and final Wisdom "
         "when it is present (drafted witch, animal, spell held at the end, divination goal dealt; for "
         "buildings and Omen halves: in play, shared by every seat) against absent, compared within each "
@@ -84,8 +91,10 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
                 ("present", col("present", "{:,}".format)),
                 ("win rate present", lambda r: ci_pct(r, "win_rate_present", "present_lo", "present_hi")),
                 ("win rate absent", lambda r: ci_pct(r, "win_rate_absent", "absent_lo", "absent_hi")),
-                ("win effect (points)",
-                 lambda r: _with_note(ci_num(r, "win_effect", "win_lo", "win_hi", 100, True), r)),
+                (
+                    "win effect (points)",
+                    lambda r: _with_note(ci_num(r, "win_effect", "win_lo", "win_hi", 100, True), r),
+                ),
                 ("Wisdom effect", lambda r: ci_num(r, "wisdom_effect", "wisdom_lo", "wisdom_hi", sign=True)),
                 ("p (BH)", col("p_adj", pval)),
                 ("flagged", col("flagged", lambda v: "flagged" if v else "")),
