@@ -62,7 +62,10 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         name="planted",
         seed=3,
         content="pack",
-        base={"players": 2, "shapeshifting": True, "lineup": "all-balanced"},
+        # Random players turn into the WEAK animals as often as into any other, so the plant shows. (With balanced
+        # players, since the heuristic's goals and buildings memos were fixed, the planted penalty measured 5 points
+        # on the confirmation seeds, under the 10-point band the test asserts.)
+        base={"players": 2, "shapeshifting": True, "lineup": "all-random"},
         space={"animals.serpent.actions": {"choices": choices}, "animals.toad.max": {"low": 1, "high": 3}},
         targets={"seat_fairness": {"band": 10.0}},
         budget={"trials": 5, "games": 60, "min_games": 30, "reduction": 2, "confirm_games": 100, "confirm_top": 1},
