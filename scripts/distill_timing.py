@@ -32,7 +32,7 @@ from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.decisions import Decision, Policy
 from septima_sim.engine.view import PlayerView
 from septima_sim.players import HeuristicPolicy, Weights, load_personas
-from septima_sim.players.duel import DuelResult, duel, summarize
+from septima_sim.players.duel import DuelResult, parallel_duel
 from septima_sim.players.registry import SEARCH_HORIZON
 from septima_sim.players.search import SearchPolicy
 from septima_sim.players.timing_fit import Row, fit, with_correction
@@ -42,11 +42,10 @@ CHECK_SEED0 = 60_000_000
 """Check seeds start here (disjoint from the collection seeds)."""
 
 
-def searcher(weights: Weights, budget: int) -> SearchPolicy:
+def searcher(weights: Weights, budget: int, fallback: HeuristicPolicy | None = None) -> SearchPolicy:
     """``search:budget`` built on a balanced with these weights (fallback and rollouts), as the registry builds it."""
-    return SearchPolicy(
-        budget, HeuristicPolicy("balanced", weights), partial(HeuristicPolicy, "balanced", weights), SEARCH_HORIZON
-    )
+    own = fallback or HeuristicPolicy("balanced", weights)
+    return SearchPolicy(budget, own, partial(HeuristicPolicy, "balanced", weights), SEARCH_HORIZON)
 
 
 def collect(weights: Weights, budget: int, seeds: Sequence[int], modules: bool) -> list[Row]:
@@ -57,7 +56,7 @@ def collect(weights: Weights, budget: int, seeds: Sequence[int], modules: bool) 
     for seed in seeds:
         for seat in (0, 1):
             own = HeuristicPolicy("balanced", weights)  # the search's fallback: its values are balanced's
-            search = SearchPolicy(budget, own, partial(HeuristicPolicy, "balanced", weights), SEARCH_HORIZON)
+            search = searcher(weights, budget, own)
 
             def trace(decision: Decision, view: PlayerView, q: list[float], h: HeuristicPolicy = own) -> None:
                 values = h.values(decision, view)
@@ -70,16 +69,10 @@ def collect(weights: Weights, budget: int, seeds: Sequence[int], modules: bool) 
     return rows
 
 
-def check_chunk(weights: Weights, budget: int, seeds: Sequence[int]) -> list[float]:
-    content = load_content()
-    me = partial(HeuristicPolicy, "balanced", weights)
-    return [duel(content, GameConfig(2, "full"), me, lambda: searcher(weights, budget), [s]).share for s in seeds]
-
-
 def check(weights: Weights, budget: int, seeds: Sequence[int], jobs: int) -> DuelResult:
     """Balanced with these weights against the search built on them (2-player Full, both seatings per seed)."""
-    parts = Parallel(n_jobs=jobs)(delayed(check_chunk)(weights, budget, seeds[i::jobs]) for i in range(jobs))
-    return summarize([x for part in parts for x in part])
+    me = partial(HeuristicPolicy, "balanced", weights)
+    return parallel_duel(GameConfig(2, "full"), me, partial(searcher, weights, budget), seeds, jobs)
 
 
 def write(weights: Weights, note: str) -> None:

@@ -24,6 +24,7 @@ from scipy.stats import chi2_contingency
 from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, GameResult, play_game
 from septima_sim.engine.decisions import Decision, Kind
+from septima_sim.engine.results import row_int
 from septima_sim.engine.view import PlayerView
 from septima_sim.players import builtin_lineups, make_policy
 from septima_sim.players.duel import duel, summarize
@@ -32,13 +33,6 @@ from septima_sim.players.lineup import Lineup
 from septima_sim.players.search import SearchPolicy
 
 PERSONAS = ("balanced", "healer", "brewer", "advocate", "ritualist", "cautious", "opportunist")
-
-
-def _n(row: dict[str, object], key: str, default: int | None = None) -> int:
-    """An integer column of a result row (``default`` when the column is absent)."""
-    value = row.get(key, default)
-    assert isinstance(value, int), f"{key}: expected an integer, got {value!r}"
-    return value
 
 
 def play(content: Content, config: GameConfig, lineup: Lineup, seed: int) -> tuple[GameResult, list[str]]:
@@ -56,11 +50,11 @@ def strength(content: Content, games: int) -> None:
     best_random: list[int] = []
     for seed in range(games):
         result, names = play(content, config, lineup, seed)
-        row = next(r for r in result.players if names[_n(r, "seat")] == "balanced")
+        row = next(r for r in result.players if names[row_int(r, "seat")] == "balanced")
         won += bool(row["won"])
         solo += bool(row["won"]) and not result.game["tie"]
-        mine.append(_n(row, "wisdom"))
-        best_random.append(max(_n(r, "wisdom") for r in result.players if names[_n(r, "seat")] != "balanced"))
+        mine.append(row_int(row, "wisdom"))
+        best_random.append(max(row_int(r, "wisdom") for r in result.players if names[row_int(r, "seat")] != "balanced"))
     print(f"## balanced vs 3 random (4 players, Full, {games} games, seats rotated)")
     print(f"  balanced wins {won / games:.1%} (outright {solo / games:.1%}; target >= 95%)")
     print(f"  mean Wisdom: balanced {statistics.mean(mine):.1f}, best random player {statistics.mean(best_random):.1f}")
@@ -86,11 +80,11 @@ def styles(content: Content, games: int) -> None:
             seat = names.index(persona)
             row = result.players[seat]
             for c in cards:
-                counts[c] += _n(row, f"played_{c}", 0)
-            heals.append(sum(_n(row, f"healed_{d}") for d in diseases))
-            sus_end.append(_n(row, "suspicion_end"))
-            sus_max.append(_n(row, "suspicion_max"))
-            wisdom.append(_n(row, "wisdom"))
+                counts[c] += row_int(row, f"played_{c}", 0)
+            heals.append(sum(row_int(row, f"healed_{d}") for d in diseases))
+            sus_end.append(row_int(row, "suspicion_end"))
+            sus_max.append(row_int(row, "suspicion_max"))
+            wisdom.append(row_int(row, "wisdom"))
             wins += bool(row["won"])
         table[persona] = [counts[c] for c in cards]
         stats[persona] = {
@@ -131,7 +125,7 @@ def levels(content: Content, games: int) -> None:
             ties = 0
             for seed in range(games):
                 result, _ = play(content, GameConfig(n, mode), lineup, seed)
-                scores.append(_n(result.game, "winning_score"))
+                scores.append(row_int(result.game, "winning_score"))
                 ties += bool(result.game["tie"])
             sd = statistics.stdev(scores)
             print(

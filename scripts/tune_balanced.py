@@ -20,12 +20,10 @@ from functools import partial
 
 import optuna
 import tomlkit
-from joblib import Parallel, delayed
 
-from septima_sim.content import load_content
 from septima_sim.engine import GameConfig
 from septima_sim.players import HeuristicPolicy, Weights, load_personas, make_policy
-from septima_sim.players.duel import DuelResult, duel, summarize
+from septima_sim.players.duel import DuelResult, parallel_duel
 from septima_sim.players.weights import PERSONAS_FILE
 
 SPAN = 1.5
@@ -44,20 +42,13 @@ def candidate(base: Weights, params: dict[str, float]) -> Weights:
     return dataclasses.replace(base, **values, bias=bias)
 
 
-def chunk_duel(weights: Weights, base: Weights, opponent: str | None, seeds: Sequence[int]) -> list[float]:
-    """Per-seed shares of the candidate against `balanced` (base weights) or against the named opponent."""
-    content = load_content()
-    cand = partial(HeuristicPolicy, "balanced", weights)
-    other = partial(make_policy, opponent) if opponent else partial(HeuristicPolicy, "balanced", base)
-    return [duel(content, GameConfig(2, "full"), cand, other, [s]).share for s in seeds]
-
-
 def evaluate(
     weights: Weights, base: Weights, seeds: Sequence[int], jobs: int, opponent: str | None = None
 ) -> DuelResult:
-    chunks = [list(seeds[i::jobs]) for i in range(jobs)]
-    parts = Parallel(n_jobs=jobs)(delayed(chunk_duel)(weights, base, opponent, c) for c in chunks)
-    return summarize([x for part in parts for x in part])
+    """The candidate's share against `balanced` (base weights) or against the named opponent."""
+    cand = partial(HeuristicPolicy, "balanced", weights)
+    other = partial(make_policy, opponent) if opponent else partial(HeuristicPolicy, "balanced", base)
+    return parallel_duel(GameConfig(2, "full"), cand, other, seeds, jobs)
 
 
 def write(weights: Weights, note: str) -> None:

@@ -20,12 +20,10 @@ from functools import partial
 
 import optuna
 import tomlkit
-from joblib import Parallel, delayed
 
-from septima_sim.content import load_content
 from septima_sim.engine import GameConfig
 from septima_sim.players import make_policy
-from septima_sim.players.duel import DuelResult, duel, summarize
+from septima_sim.players.duel import DuelResult, parallel_duel
 from septima_sim.players.ismcts import PARAMS_FILE, IsmctsParams, IsmctsPolicy, load_params
 from septima_sim.players.registry import balanced_heuristic
 
@@ -33,19 +31,10 @@ CONFIRM_SEED0 = 60_000_000
 """Confirmation seeds start here (disjoint from the tuning seeds)."""
 
 
-def chunk(params: IsmctsParams, iterations: int, opponent: str, seeds: Sequence[int]) -> list[float]:
-    """Per-seed shares of ismcts with `params` against the opponent."""
-    content = load_content()
-    player = partial(IsmctsPolicy, f"ismcts:{iterations}", iterations, 0, params, balanced_heuristic)
-    other = partial(make_policy, opponent)
-    return [duel(content, GameConfig(2, "full"), player, other, [s]).share for s in seeds]
-
-
 def evaluate(params: IsmctsParams, iterations: int, opponent: str, seeds: Sequence[int], jobs: int) -> DuelResult:
-    parts = Parallel(n_jobs=jobs)(
-        delayed(chunk)(params, iterations, opponent, list(seeds[i::jobs])) for i in range(jobs)
-    )
-    return summarize([x for part in parts for x in part])
+    """ismcts with `params` against the opponent."""
+    player = partial(IsmctsPolicy, f"ismcts:{iterations}", iterations, 0, params, balanced_heuristic)
+    return parallel_duel(GameConfig(2, "full"), player, partial(make_policy, opponent), seeds, jobs)
 
 
 def write(params: IsmctsParams, source: str) -> None:

@@ -26,6 +26,7 @@ from scipy.stats import chi2_contingency
 
 from septima_sim.content import load_content
 from septima_sim.engine import GameConfig, play_game
+from septima_sim.engine.results import row_int
 from septima_sim.players import HeuristicPolicy, Weights, load_personas, make_policy
 from septima_sim.players.duel import summarize
 from septima_sim.players.weights import PERSONAS_FILE
@@ -58,13 +59,6 @@ def candidate(base: Weights, params: dict[str, float]) -> Weights:
     return dataclasses.replace(base, **values, bias=bias)
 
 
-def _played(row: dict[str, object], card: str) -> int:
-    """How often the row's seat played `card` (0 when the column is absent)."""
-    value = row.get(f"played_{card}", 0)
-    assert isinstance(value, int)
-    return value
-
-
 def chunk(name: str, weights: Weights, seeds: Sequence[int]) -> list[Game]:
     """The candidate in seat ``seed % 4`` against three balanced, one game per seed."""
     content = load_content()
@@ -78,8 +72,8 @@ def chunk(name: str, weights: Weights, seeds: Sequence[int]) -> list[Game]:
         result = play_game(config, content, policies, seed)
         winners = result.winners
         rows = result.players
-        mine = [_played(rows[seat], c) for c in cards]
-        theirs = [sum(_played(r, c) for r in rows if r["seat"] != seat) for c in cards]
+        mine = [row_int(rows[seat], f"played_{c}", 0) for c in cards]
+        theirs = [sum(row_int(r, f"played_{c}", 0) for r in rows if r["seat"] != seat) for c in cards]
         games.append((1.0 / len(winners) if seat in winners else 0.0, mine, theirs))
     return games
 

@@ -52,6 +52,13 @@ def attribute(comp: dict[str, int], row: dict[str, object]) -> None:
     row["components"] = [{"component": c, "wisdom": w} for c, w in sorted(comp.items()) if w]
 
 
+def row_int(row: dict[str, object], key: str, default: int | None = None) -> int:
+    """An integer column of a games or players row (``default`` when the row has no such column)."""
+    value = row.get(key, default)
+    assert isinstance(value, int), f"{key}: expected an integer, got {value!r}"
+    return value
+
+
 @dataclass(slots=True)
 class GameResult:
     """The outcome of one game: ``game`` (one row) and ``players`` (one row per seat)."""

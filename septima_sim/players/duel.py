@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from scipy.stats import t as student_t
 
-from septima_sim.content import Content
+from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.decisions import Policy
 
@@ -33,12 +33,32 @@ def _share(result_winners: Sequence[int], seat: int) -> float:
 
 def duel(content: Content, config: GameConfig, a: Factory, b: Factory, seeds: Sequence[int]) -> DuelResult:
     """`a` against `b`: every seed played with `a` in seat 0 and again in seat 1; the per-seed mean is one sample."""
+    return summarize(seed_shares(content, config, a, b, seeds))
+
+
+def seed_shares(content: Content, config: GameConfig, a: Factory, b: Factory, seeds: Sequence[int]) -> list[float]:
+    """`a`'s share of each seed's two games (`a` in seat 0, then in seat 1)."""
     per_seed = []
     for seed in seeds:
         first = play_game(config, content, [a(), b()], seed).winners
         second = play_game(config, content, [b(), a()], seed).winners
         per_seed.append((_share(first, 0) + _share(second, 1)) / 2.0)
-    return summarize(per_seed)
+    return per_seed
+
+
+def parallel_duel(config: GameConfig, a: Factory, b: Factory, seeds: Sequence[int], jobs: int) -> DuelResult:
+    """``duel`` on the built-in content with the seeds split over ``jobs`` joblib workers (the factories must pickle:
+    a ``functools.partial`` of a class, not a lambda). The same result as one process."""
+    from joblib import Parallel, delayed
+
+    parts = Parallel(n_jobs=jobs)(delayed(_chunk)(config, a, b, list(seeds[i::jobs])) for i in range(jobs))
+    return summarize([x for part in parts for x in part])
+
+
+def _chunk(config: GameConfig, a: Factory, b: Factory, seeds: Sequence[int]) -> list[float]:
+    from septima_sim.content import load_content
+
+    return seed_shares(load_content(), config, a, b, seeds)
 
 
 def summarize(per_seed: Sequence[float]) -> DuelResult:

@@ -3,7 +3,7 @@ margin over the best other seat (solo: over the Widow), so that among equal resu
 
 from __future__ import annotations
 
-from septima_sim.engine.results import GameResult
+from septima_sim.engine.results import GameResult, row_int
 
 MARGIN_WEIGHT = 0.01
 """Weight of the Wisdom margin (seat minus best other) next to the win share."""
@@ -19,13 +19,8 @@ def seat_value(result: GameResult, seat: int) -> float:
 def seat_margin(result: GameResult, seat: int) -> int:
     """The seat's Wisdom minus the best other seat's (solo: minus the Widow's)."""
     rows = result.players
-    mine = _int(rows[seat]["wisdom"])
-    others = [_int(r["wisdom"]) for r in rows if r["seat"] != seat]
+    mine = row_int(rows[seat], "wisdom")
+    others = [row_int(r, "wisdom") for r in rows if r["seat"] != seat]
     if not others:  # solo: the Widow's Wisdom is the opponent
-        others = [_int(result.game["widow_wisdom"])]
+        others = [row_int(result.game, "widow_wisdom")]
     return mine - max(others)
-
-
-def _int(value: object) -> int:
-    assert isinstance(value, int)
-    return value

@@ -59,18 +59,15 @@ class SearchPolicy:
             return self.fallback.choose(decision, view)
         options = decision.options
         per_option = max(1, self.budget // len(options))
-        best, best_value = 0, float("-inf")
         totals = []
-        for i, card in enumerate(options):
+        for card in options:
             total = 0.0
             for _ in range(per_option):
                 total += self._simulate(card)
             totals.append(total)
-            if total > best_value:
-                best, best_value = i, total
         if self.trace is not None:
             self.trace(decision, view, [t / per_option for t in totals])
-        return best
+        return totals.index(max(totals))  # ties: the first
 
     def _simulate(self, card: int) -> float:
         sim = self._sim

@@ -154,7 +154,8 @@ class CardChoice(Valuation):
         goal_bias = self._goal_bias(view, me)
         bias = w.bias
         timing = bool(w.timing)
-        last_turn = view.turn == self._c.rules.turns_per_season - 1
+        turn = view.turn
+        last_turn = turn == self._c.rules.turns_per_season - 1
         sus = me.suspicion
         risk_here = self._capture_p(view, me.vertex, sus + 1)
         sus_cost = self._sus_rows.get(sus)
@@ -185,7 +186,7 @@ class CardChoice(Valuation):
             if mains[c] > 0.0:  # a persona prefers a card only when it does something now
                 value += bias.get(card, 0.0) + goal_bias.get(card, 0.0)
             if timing:  # when in the season the card is worth playing (distilled from search, docs/players.md)
-                value += w.timed(card, view.turn)
+                value += w.timed(card, turn)
             values.append(value)
         return values
 
