@@ -16,7 +16,8 @@ def test_a_seed_is_both_seatings_and_workers_give_the_same_result(content: Conte
     shares = seed_shares(content, config, balanced, rand, range(6))
     assert len(shares) == 6 and set(shares) <= {0.0, 0.25, 0.5, 0.75, 1.0}
     mirrored = seed_shares(content, config, rand, balanced, range(6))
-    assert [round(x + y, 9) for x, y in zip(shares, mirrored, strict=True)] == [1.0] * 6  # the same games, sides swapped
+    # the same games with the sides swapped
+    assert [round(x + y, 9) for x, y in zip(shares, mirrored, strict=True)] == [1.0] * 6
     one = duel(content, config, balanced, rand, range(6))
     assert one.games == 12 and one.share == sum(shares) / 6
     assert parallel_duel(config, balanced, rand, range(6), jobs=2) == one

@@ -49,15 +49,13 @@ def seed_shares(content: Content, config: GameConfig, a: Factory, b: Factory, se
 def parallel_duel(config: GameConfig, a: Factory, b: Factory, seeds: Sequence[int], jobs: int) -> DuelResult:
     """``duel`` on the built-in content with the seeds split over ``jobs`` joblib workers (the factories must pickle:
     a ``functools.partial`` of a class, not a lambda). The same result as one process."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # tuning scripts only: a run does not import joblib
 
     parts = Parallel(n_jobs=jobs)(delayed(_chunk)(config, a, b, list(seeds[i::jobs])) for i in range(jobs))
     return summarize([x for part in parts for x in part])
 
 
 def _chunk(config: GameConfig, a: Factory, b: Factory, seeds: Sequence[int]) -> list[float]:
-    from septima_sim.content import load_content
-
     return seed_shares(load_content(), config, a, b, seeds)
 
 
