@@ -85,6 +85,7 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_the_overpowered_witch_is_flagged_with_the_largest_effect_and_the_inert_spell_is_not(planted: Path) -> None:
     rows = pl.read_csv(planted / "abl" / "ablation.csv")
     assert tuple(rows.columns) == COLUMNS
@@ -99,6 +100,7 @@ def test_the_overpowered_witch_is_flagged_with_the_largest_effect_and_the_inert_
     assert f"witch {STRONG}: +" in page and "assumed content" in page
 
 
+@pytest.mark.slow
 def test_both_arms_play_the_same_seeds_and_cells(planted: Path) -> None:
     runs = planted / "abl" / "runs"
     base = pl.read_parquet(runs / "base" / "games" / "**" / "*.parquet").select("cell_id", "game_index", "seed")
@@ -113,6 +115,7 @@ def test_both_arms_play_the_same_seeds_and_cells(planted: Path) -> None:
     assert STRONG not in gone["witches"] and len(gone["witches"]) == len(content_tree(planted / "pack")["witches"]) - 1
 
 
+@pytest.mark.slow
 def test_the_report_of_the_unchanged_game_leads_with_the_causal_effects(planted: Path) -> None:
     assert find(planted / "abl" / "runs" / "base") == (planted / "abl").resolve()
     assert find(planted / "abl" / "runs" / f"witch-{STRONG}") is None
@@ -127,6 +130,7 @@ def test_the_report_of_the_unchanged_game_leads_with_the_causal_effects(planted:
     assert f"Causal: witch {STRONG}:" in summary  # the flagged causal finding is a headline
 
 
+@pytest.mark.slow
 def test_resume_replays_only_what_is_missing_and_gives_the_same_effects(planted: Path) -> None:
     copy = planted / "resumed"
     shutil.copytree(planted / "abl", copy)
@@ -154,6 +158,7 @@ def test_resume_replays_only_what_is_missing_and_gives_the_same_effects(planted:
         (["--bogus"], "No such option"),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "plant.toml").write_text(CONFIG.replace('content = "pack"\n', ""))
     kinds = [] if "--kinds" in args else ["--kinds", "witch,spell"]
@@ -196,6 +201,7 @@ def test_bad_options_are_refused_before_anything_is_written(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plant.toml"]
 
 
+@pytest.mark.slow
 def test_an_existing_folder_or_other_settings_are_refused(planted: Path) -> None:
     from septima_sim.ablate import AblateError, parse_kinds, prepare
 
@@ -289,6 +295,7 @@ def test_the_schedule_has_three_stages_of_whole_shards() -> None:
 
 
 # --------------------------------------------------------------------------------------------- tune's component target
+@pytest.mark.slow
 def test_tune_component_target_prefers_values_that_bring_the_planted_witch_into_the_band(tmp_path: Path) -> None:
     pack = planted_pack(tmp_path)
     amounts = (40, 2)

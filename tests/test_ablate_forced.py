@@ -71,6 +71,7 @@ def test_a_seat_outside_the_player_count_is_ignored(tmp_path: Path) -> None:
         assert [p.coven for p in games[0].s.players] == [p.coven for p in games[1].s.players]
 
 
+@pytest.mark.slow
 def test_the_planted_witch_forced_to_a_seat_raises_that_seats_win_rate(tmp_path: Path) -> None:
     planted_pack(tmp_path)
     (tmp_path / "plant.toml").write_text(CONFIG)
@@ -129,6 +130,7 @@ def test_a_bad_forced_table_exits_2_with_one_line(tmp_path: Path, table: str, me
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_an_unknown_arm_exits_2_with_one_line_and_writes_nothing(tmp_path: Path) -> None:
     (tmp_path / "c.toml").write_text(CONFIG.replace('content = "pack"\n', ""))
     out = tmp_path / "abl"
@@ -138,6 +140,7 @@ def test_an_unknown_arm_exits_2_with_one_line_and_writes_nothing(tmp_path: Path)
     assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
 
 
+@pytest.mark.slow
 def test_forced_arm_of_a_kind_that_cannot_be_forced_exits_2(tmp_path: Path) -> None:
     (tmp_path / "c.toml").write_text(CONFIG.replace('content = "pack"\n', ""))
     out = tmp_path / "abl"

@@ -552,6 +552,7 @@ def test_the_table_covers_every_command() -> None:
     assert len(CASES) >= 60 and len({c.id for c in CASES}) == len(CASES)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_bad_input_exits_2_with_one_line_and_writes_nothing(case: Case, tmp_path: Path, made: dict[str, Path]) -> None:
     case.setup(tmp_path, made)
@@ -574,6 +575,7 @@ NAME_FIELDS: dict[str, Callable[[str], Setup]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", HOSTILE.values(), ids=HOSTILE.keys())
 @pytest.mark.parametrize("name_field", NAME_FIELDS)
 def test_hostile_names_are_refused_and_nothing_is_written_anywhere(
@@ -615,6 +617,7 @@ def test_replay_commands_are_shell_quoted(run_dir: str) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_report_escapes_a_hostile_run_directory_name(tmp_path: Path, made: dict[str, Path]) -> None:
     hostile = tmp_path / HOSTILE["html"].replace("/", "")
     shutil.copytree(made["run"], hostile)

@@ -16,6 +16,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return script(*args)
 
 
+@pytest.mark.slow
 def test_play_text_is_reproducible() -> None:
     first, second = run("play", "--players", "3", "--seed", "5"), run("play", "--players", "3", "--seed", "5")
     assert first.returncode == 0, first.stderr
@@ -24,6 +25,7 @@ def test_play_text_is_reproducible() -> None:
     assert "S4 T5" in first.stdout
 
 
+@pytest.mark.slow
 def test_play_jsonl_ends_with_game_end_record() -> None:
     out = run("play", "--players", "2", "--seed", "3", "--mode", "basic", "--format", "jsonl")
     assert out.returncode == 0, out.stderr
@@ -36,6 +38,7 @@ def test_play_jsonl_ends_with_game_end_record() -> None:
     assert sum(e["kind"] == "action" for e in lines) == 2 * 20
 
 
+@pytest.mark.slow
 def test_rules_lists_provenance() -> None:
     out = run("rules")
     assert out.returncode == 0
@@ -51,6 +54,7 @@ def test_rules_lists_provenance() -> None:
         (("play", "--content", "/nonexistent"), "not a directory"),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) -> None:
     out = run(*args)
     assert out.returncode == 2
@@ -59,6 +63,7 @@ def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str) ->
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_play_with_lineup_modules_and_solo() -> None:
     out = run("play", "--players", "1", "--lineup", "all-balanced", "--shapeshifting", "--omens", "--seed", "2")
     assert out.returncode == 0, out.stderr
@@ -68,6 +73,7 @@ def test_play_with_lineup_modules_and_solo() -> None:
         assert f", {persona}): " in four.stdout
 
 
+@pytest.mark.slow
 def test_play_unknown_lineup_exits_2() -> None:
     out = run("play", "--lineup", "nope")
     assert out.returncode == 2 and "unknown lineup 'nope'" in out.stderr

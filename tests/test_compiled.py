@@ -135,6 +135,7 @@ needs_compiled = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @needs_compiled
 def test_compiled_and_pure_play_identical_games() -> None:
     compiled = _python(PLAY, str(GAMES_PER_MIX), pure=False).splitlines()
@@ -144,6 +145,7 @@ def test_compiled_and_pure_play_identical_games() -> None:
         assert got.split(" ", 2)[:2] == want.split(" ", 2)[:2], f"compiled vs pure:\n{got[:1500]}\n{want[:1500]}"
 
 
+@pytest.mark.slow
 @needs_compiled
 @pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
 def test_golden_playthroughs_both_ways(pure: bool) -> None:
@@ -154,11 +156,13 @@ def test_golden_playthroughs_both_ways(pure: bool) -> None:
         assert not diff, f"{path.name} ({'pure' if pure else 'compiled'}): {diff}"
 
 
+@pytest.mark.slow
 @needs_compiled
 def test_pickles_cross_process_boundaries_in_the_compiled_build() -> None:
     assert _python(PICKLES, pure=False).strip().endswith("pickles ok")
 
 
+@pytest.mark.slow
 @needs_compiled
 def test_the_compiled_modules_are_the_ones_imported() -> None:
     code = (
@@ -174,6 +178,7 @@ def test_the_compiled_modules_are_the_ones_imported() -> None:
     assert _python(code, pure=True).split() == []
 
 
+@pytest.mark.slow
 def test_version_says_which_build_runs() -> None:
     pure = subprocess.run([str(SCRIPT), "--version"], capture_output=True, text=True, env=_env(True), check=True)
     assert pure.stdout.strip().endswith("pure Python (SEPTIMA_PURE is set)"), pure.stdout
@@ -273,6 +278,7 @@ def test_compiled_modules_come_from_globs(tmp_path: Path) -> None:
     } & set(chosen)
 
 
+@pytest.mark.slow
 def test_a_rejected_mypyc_build_falls_back_with_one_warning_line(
     capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

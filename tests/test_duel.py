@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig
 from septima_sim.players import make_policy
 from septima_sim.players.duel import duel, parallel_duel, seed_shares
 
 
+@pytest.mark.slow
 def test_a_seed_is_both_seatings_and_workers_give_the_same_result(content: Content) -> None:
     balanced, rand = partial(make_policy, "balanced"), partial(make_policy, "random")
     config = GameConfig(2, "full")

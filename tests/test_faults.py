@@ -131,6 +131,7 @@ def copy(run: Path, to: Path) -> Path:
     return to
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["TERM", "INT"])
 def test_signal_stops_cleanly_and_resume_loses_nothing(
     signum: int, code: int, config_file: Path, reference: tuple[pl.DataFrame, pl.DataFrame], tmp_path: Path
@@ -162,6 +163,7 @@ def config_for(games: int, folder: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_sigkill_of_the_driver_takes_its_workers_down_within_30s(tmp_path: Path) -> None:
     out = tmp_path / "run"
     with reaped(start("run", str(config_for(20000, tmp_path)), "--jobs", "2", "--out", str(out), "-q")) as proc:
@@ -173,6 +175,7 @@ def test_sigkill_of_the_driver_takes_its_workers_down_within_30s(tmp_path: Path)
         assert not wait_gone(workers, 30), "workers still alive 30 s after the driver was killed"
 
 
+@pytest.mark.slow
 def test_truncated_shard_is_replayed_by_resume(
     finished: Path, reference: tuple[pl.DataFrame, pl.DataFrame], tmp_path: Path
 ) -> None:
@@ -191,6 +194,7 @@ def test_truncated_shard_is_replayed_by_resume(
     assert games.equals(reference[0]) and players.equals(reference[1])
 
 
+@pytest.mark.slow
 def test_report_refuses_a_deleted_shard_unless_allow_partial(tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert cli("run", str(config_for(60, tmp_path)), "--jobs", "1", "--out", str(out), "-q").returncode == 0
@@ -210,6 +214,7 @@ def test_report_refuses_a_deleted_shard_unless_allow_partial(tmp_path: Path) -> 
     assert "40 of 120 games are missing" in (tmp_path / "rep" / "report.html").read_text()
 
 
+@pytest.mark.slow
 def test_concurrent_resume_is_locked_out_and_a_stale_lock_is_taken_over(finished: Path, tmp_path: Path) -> None:
     out = copy(finished, tmp_path / "run")
     manifest = store.read_manifest(out)
@@ -237,6 +242,7 @@ def test_concurrent_resume_is_locked_out_and_a_stale_lock_is_taken_over(finished
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["truncated", "missing"])
 def test_resume_rebuilds_a_truncated_or_missing_manifest(
     damage: str, finished: Path, reference: tuple[pl.DataFrame, pl.DataFrame], tmp_path: Path
@@ -293,6 +299,7 @@ main()
 """
 
 
+@pytest.mark.slow
 def test_disk_full_is_bad_input_and_leaves_no_partial_file(config_file: Path, tmp_path: Path) -> None:
     disk = tmp_path / "disk"
     out = disk / "run"

@@ -112,6 +112,7 @@ def test_without_events_only_the_spread() -> None:
     assert flow["metric"].to_list() == ["score_spread"]
 
 
+@pytest.mark.slow
 def test_a_run_with_events_reports_game_flow(tmp_path: Path) -> None:
     config = tmp_path / "flow.toml"
     config.write_text(

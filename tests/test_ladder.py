@@ -59,6 +59,7 @@ def ladder_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_ladder_swaps_seats_on_the_same_seeds(ladder_run: Path) -> None:
     players = pl.scan_parquet(
         str(ladder_run / "runs" / "**" / "players" / "**" / "*.parquet"), hive_partitioning=True
@@ -76,6 +77,7 @@ def test_ladder_swaps_seats_on_the_same_seeds(ladder_run: Path) -> None:
     assert seeds[a].to_list() == seeds[b].to_list()  # same seeds in both seatings
 
 
+@pytest.mark.slow
 def test_ladder_writes_matchups_ratings_and_heatmap(ladder_run: Path) -> None:
     table = pl.read_csv(ladder_run / "matchups.csv")
     assert table.columns == ["a", "b", "games", "a_win_rate", "ci_low", "ci_high"]
@@ -102,6 +104,7 @@ def test_matchup_counts_ties_half_and_ratings_follow_wins(tmp_path: Path) -> Non
     assert ratings(tmp_path, ["a", "b"])["policy"].to_list() == ["a", "b"]
 
 
+@pytest.mark.slow
 def test_ladder_bad_input_exits_2(tmp_path: Path) -> None:
     for args in (
         ["--policies", "random"],

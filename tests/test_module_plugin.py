@@ -77,6 +77,7 @@ def workdir(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_a_registered_module_flows_through_run_report_baseline_and_check(workdir: Path) -> None:
     done = _cli("run", "tithe.toml", "--jobs", "2", "--out", "run", "--quiet", cwd=workdir)
     assert done.returncode == 0, done.stderr

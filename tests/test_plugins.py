@@ -82,6 +82,7 @@ def test_installed_entry_point_persona(plugin_path: Path) -> None:
     assert make_policy("last-installed").name == "last-installed"
 
 
+@pytest.mark.slow
 def test_plugin_plays_a_run_through_the_console_script(plugin_path: Path, tmp_path: Path) -> None:
     """A config lineup names a plugin and an installed persona; worker processes import them from PYTHONPATH."""
     config = tmp_path / "plug.toml"
@@ -104,6 +105,7 @@ def test_plugin_plays_a_run_through_the_console_script(plugin_path: Path, tmp_pa
     assert players.height == 12
 
 
+@pytest.mark.slow
 def test_play_lineup_names_one_persona_per_seat(plugin_path: Path) -> None:
     """``play --lineup a,b`` seats the personas in order; a wrong count or an unknown name is exit 2, one line."""
     script = Path(sys.executable).parent / "septima-sim"

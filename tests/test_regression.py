@@ -302,6 +302,7 @@ def test_spread_bootstrap_memory_is_bounded_and_matches_the_unbatched_draw() -> 
     assert sub == pytest.approx(full, rel=0.25)
 
 
+@pytest.mark.slow
 def test_a_version_1_baseline_is_refused_with_a_hint_to_regenerate(baseline_file: Path, tmp_path: Path) -> None:
     """Version 1 held every outcome as JSON lists; reading it would need gigabytes at scale: one line, exit 2."""
     data = json.loads(baseline_file.read_text())

@@ -175,6 +175,7 @@ def test_cli_bad_html_arguments_exit_2_with_one_line(args: list[str], message: s
     assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
 
 
+@pytest.mark.slow
 def test_replay_of_a_run_game_as_html(tmp_path: Path) -> None:
     config = tmp_path / "tiny.toml"
     config.write_text(

@@ -57,6 +57,7 @@ def report(run_dir: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ig
     return build_report(run_dir, tmp_path_factory.mktemp("out"), settings=FAST)
 
 
+@pytest.mark.slow
 def test_every_chart_is_a_valid_png(report) -> None:  # type: ignore[no-untyped-def]
     names = {p.name for p in report.charts}
     assert {"seat_heatmap.png", "distributions.png", "wisdom_sources.png", "suspicion.png", "modules.png"} <= names
@@ -69,6 +70,7 @@ def test_every_chart_is_a_valid_png(report) -> None:  # type: ignore[no-untyped-
     assert all(p.stat().st_size > 0 for p in report.csvs)
 
 
+@pytest.mark.slow
 def test_html_is_self_contained_with_headlines(report) -> None:  # type: ignore[no-untyped-def]
     html = report.html.read_text()
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html)
@@ -80,6 +82,7 @@ def test_html_is_self_contained_with_headlines(report) -> None:  # type: ignore[
     assert report.markdown.read_text().startswith("# Septima balance report")
 
 
+@pytest.mark.slow
 def test_same_run_gives_same_bytes_and_compare_pairs_by_seed(run_dir: Path, report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     again = build_report(run_dir, tmp_path, compare=run_dir, settings=FAST)
     second = {p.name: p.read_bytes() for p in again.charts}
@@ -91,6 +94,7 @@ def test_same_run_gives_same_bytes_and_compare_pairs_by_seed(run_dir: Path, repo
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
+@pytest.mark.slow
 def test_html_loads_in_headless_chromium_without_console_errors(report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dom, console = chromium_dom(report.html, tmp_path / "profile")
     assert "Headline findings" in dom
@@ -107,6 +111,7 @@ def main(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     return int(exc.value.code or 0), out.out, out.err
 
 
+@pytest.mark.slow
 def test_report_command_writes_the_files(
     run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -174,6 +179,7 @@ def _hostile_copy(run_dir: Path, target: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_hostile_names_and_override_values_are_escaped(run_dir: Path, tmp_path: Path) -> None:
     hostile = _hostile_copy(run_dir, tmp_path / "run")
     written = build_report(hostile, tmp_path / "out", settings=FAST)
@@ -189,6 +195,7 @@ def test_hostile_names_and_override_values_are_escaped(run_dir: Path, tmp_path: 
     assert "&lt;img src=x onerror=alert(1)&gt;" in rendered  # shown as text
 
 
+@pytest.mark.slow
 def test_a_notice_is_the_first_line_of_both_documents(run_dir: Path, tmp_path: Path) -> None:
     notice = "3 of 120 games are missing: shard p2-full-ss0-om0-none-all-random/1 <unreadable>"
     written = build_report(run_dir, tmp_path, settings=FAST, notice=notice)
@@ -202,6 +209,7 @@ def test_a_notice_is_the_first_line_of_both_documents(run_dir: Path, tmp_path: P
     )
 
 
+@pytest.mark.slow
 def test_compare_without_shared_seeds_is_unpaired(run_dir: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     shutil.copytree(run_dir, other)
@@ -218,6 +226,7 @@ def test_compare_without_shared_seeds_is_unpaired(run_dir: Path, tmp_path: Path)
     assert ((spread["lo"] < 0) & (spread["hi"] > 0)).all()
 
 
+@pytest.mark.slow
 def test_seat_headlines_link_a_typical_game_of_the_seat_that_replays(report, run_dir: Path) -> None:  # type: ignore[no-untyped-def]
     """Each seat headline links a replay page of a game where that seat had its usual outcome (issue 18)."""
     html = report.html.read_text()

@@ -57,6 +57,7 @@ def _text(page: Path) -> str:
     return htmllib.unescape(re.sub(r"<[^>]+>", " ", page.read_text()))
 
 
+@pytest.mark.slow
 def test_run_summary_has_a_row_per_cell_named_by_its_override_value(runs: dict[str, Path]) -> None:
     table = runs["sweep"].with_name("sweep.stderr").read_text()
     for lineup in ("all-random", "all-balanced"):
@@ -65,6 +66,7 @@ def test_run_summary_has_a_row_per_cell_named_by_its_override_value(runs: dict[s
     assert "-x" not in table.split("games/s", 1)[1]  # no cell hash in the rows
 
 
+@pytest.mark.slow
 def test_sweep_report_names_override_values_in_html_markdown_and_csv(report) -> None:  # type: ignore[no-untyped-def]
     text, md = _text(report.html), report.markdown.read_text()
     for value in (1, 2):
@@ -84,6 +86,7 @@ def test_sweep_report_names_override_values_in_html_markdown_and_csv(report) -> 
             assert line.endswith((HOLDS, DEPENDS, WEAK_ONLY)), line
 
 
+@pytest.mark.slow
 def test_compare_pairs_cells_by_parameters_and_lists_the_rest(report) -> None:  # type: ignore[no-untyped-def]
     tables = report.out_dir / "tables"
     pairs = pl.read_csv(tables / "compare_pairs.csv")
@@ -98,6 +101,7 @@ def test_compare_pairs_cells_by_parameters_and_lists_the_rest(report) -> None:  
     assert text.count("delta = this run (") == 1 and "Cells without a counterpart (2; not compared)" in text
 
 
+@pytest.mark.slow
 def test_compare_deltas_are_this_run_minus_the_other(runs: dict[str, Path], report) -> None:  # type: ignore[no-untyped-def]
     seats = pl.read_csv(report.out_dir / "tables" / "compare_seats.csv")
     raw = {
@@ -120,6 +124,7 @@ def test_compare_deltas_are_this_run_minus_the_other(runs: dict[str, Path], repo
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
+@pytest.mark.slow
 def test_sweep_and_compare_report_loads_in_chromium_without_console_errors(report, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dom, console = chromium_dom(report.html, tmp_path / "profile")
     assert 'id="sweeps"' in dom and 'id="compare"' in dom

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from septima_sim import store
 from tests.helpers import script
 
@@ -25,6 +27,7 @@ def _old_run(tmp_path: Path) -> Path:
     return run
 
 
+@pytest.mark.slow
 def test_an_old_run_is_refused_by_report_and_resume_and_replaced_by_force(tmp_path: Path) -> None:
     run = _old_run(tmp_path)
     before = sorted(p.relative_to(run) for p in run.rglob("*"))

@@ -70,6 +70,7 @@ def test_reference_run_is_complete(reference: Path) -> None:
     assert set(games.get_column("suspicion.start")) == {1, 2}
 
 
+@pytest.mark.slow
 def test_jobs_2_gives_identical_rows(
     config_file: Path, reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
@@ -79,6 +80,7 @@ def test_jobs_2_gives_identical_rows(
     assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_identical_rows(
     config_file: Path, reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
@@ -93,6 +95,7 @@ def test_dask_local_cluster_gives_identical_rows(
     assert rows(out)[0].equals(rows(reference)[0]) and rows(out)[1].equals(rows(reference)[1])
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_loses_and_duplicates_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:

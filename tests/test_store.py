@@ -54,6 +54,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_layout_and_manifest(run_dir: Path) -> None:
     manifest = store.read_manifest(run_dir)
     assert (run_dir / "config.toml").is_file()
@@ -71,6 +72,7 @@ def test_layout_and_manifest(run_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("table", store.TABLES)
+@pytest.mark.slow
 def test_duckdb_reads_every_table(run_dir: Path, table: str) -> None:
     glob = f"{run_dir}/{table}/*.parquet" if table == "errors" else f"{run_dir}/{table}/*/*.parquet"
     ((count,),) = duckdb.sql(f"select count(*) from read_parquet('{glob}', hive_partitioning = true)").fetchall()
@@ -89,6 +91,7 @@ def test_columns_and_types_match_the_schema(run_dir: Path, table: str) -> None:
         assert all(schema[c] == pl.Int16 for c in schema if c.startswith(("healed_", "brewed_", "played_")))
 
 
+@pytest.mark.slow
 def test_wisdom_sources_sum_to_wisdom(run_dir: Path) -> None:
     players = septima_sim.load(run_dir).players.collect()
     total = pl.sum_horizontal([pl.col(f"wisdom_{s}") for s in SOURCES])
@@ -125,6 +128,7 @@ def test_wisdom_by_family_and_component(run_dir: Path) -> None:
     assert any(c.startswith("action:") for c in expected["component"])
 
 
+@pytest.mark.slow
 def test_rows_per_game_and_errors(run_dir: Path) -> None:
     data = septima_sim.load(run_dir)
     games = data.games.collect()

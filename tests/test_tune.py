@@ -76,6 +76,7 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"out": out, "fox": fox, "stdout": result.stdout, "root": root}
 
 
+@pytest.mark.slow
 def test_planted_asymmetry_is_found_and_confirmed(planted: dict[str, Any]) -> None:
     out = planted["out"]
     best = tomllib.loads((out / "best.toml").read_text())
@@ -92,6 +93,7 @@ def test_planted_asymmetry_is_found_and_confirmed(planted: dict[str, Any]) -> No
     assert planted["stdout"].splitlines()[0].startswith("With serpent tile = [Move")
 
 
+@pytest.mark.slow
 def test_best_pack_holds_the_patch_and_nothing_else(planted: dict[str, Any]) -> None:
     pack, patched = planted["root"] / "pack", planted["out"] / "best-pack"
     changed = [f.name for f in sorted(pack.glob("*.toml")) if f.read_text() != (patched / f.name).read_text()]
@@ -101,6 +103,7 @@ def test_best_pack_holds_the_patch_and_nothing_else(planted: dict[str, Any]) -> 
     assert animals["serpent"]["actions"] == planted["fox"] and [animals["toad"]["max"]] == best["animals.toad.max"]
 
 
+@pytest.mark.slow
 def test_report_is_self_contained_and_opens_with_the_headline(planted: dict[str, Any]) -> None:
     html = (planted["out"] / "report.html").read_text()
     headline = planted["stdout"].splitlines()[0]
@@ -110,6 +113,7 @@ def test_report_is_self_contained_and_opens_with_the_headline(planted: dict[str,
     assert (planted["out"] / "study.sqlite3").is_file()
 
 
+@pytest.mark.slow
 def test_patch_replays_the_confirmed_numbers(planted: dict[str, Any]) -> None:
     run_dir = planted["root"] / "replay"
     result = cli("run", planted["out"] / "best.toml", "--jobs", "1", "--out", run_dir, "--quiet")
@@ -146,6 +150,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"root": root, "tune": tune, "first": first}
 
 
+@pytest.mark.slow
 def test_resume_continues_the_study_and_retries_an_interrupted_trial(small: dict[str, Path]) -> None:
     import optuna
 
@@ -170,6 +175,7 @@ def test_resume_continues_the_study_and_retries_an_interrupted_trial(small: dict
     assert "Trade-off between targets" in (small["first"] / "report.html").read_text()  # two targets: Pareto front
 
 
+@pytest.mark.slow
 def test_same_seed_gives_the_same_study(small: dict[str, Path]) -> None:
     again = small["root"] / "again"
     assert cli("tune", small["tune"], "--jobs", "1", "--out", again, "--quiet").returncode == 0
@@ -196,6 +202,7 @@ def bad_file(tmp_path: Path, changes: dict[str, Any]) -> Path:
         ({"budget": {"confirm_games": 20}}, "nothing could be confirmed"),
     ],
 )
+@pytest.mark.slow
 def test_bad_tune_file_is_one_line_and_writes_nothing(tmp_path: Path, changes: dict[str, Any], message: str) -> None:
     out = tmp_path / "out"
     result = cli("tune", bad_file(tmp_path, changes), "--out", out)
@@ -237,6 +244,7 @@ def test_impossible_tunes_are_refused_before_anything_runs(
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_resume_of_a_folder_that_is_no_tune_exits_2(tmp_path: Path) -> None:
     result = cli("tune", "--resume", tmp_path)
     assert result.returncode == 2 and "not a tune folder" in result.stderr
