@@ -15,7 +15,6 @@ import pytest
 
 from septima_sim.content import Content
 from septima_sim.engine.decisions import Decision
-from septima_sim.engine.game import Game
 from septima_sim.env import SeptimaEnv, SeptimaGym
 from tests.env_helpers import random_action
 
@@ -26,15 +25,16 @@ def live_greenlets() -> list[greenlet.greenlet]:
     return [g for g in gc.get_objects() if isinstance(g, greenlet.greenlet) and g and not g.dead and g is not me]
 
 
-def midway(env: SeptimaEnv, steps: int = 40) -> weakref.ref[Game]:
-    """Play `steps` random decisions of a new game; a weak reference to its Game."""
+def midway(env: SeptimaEnv, steps: int = 40) -> weakref.ref[object]:
+    """Play `steps` random decisions of a new game; a weak reference that dies with the game: to an env-driven
+    seat's policy, which only the game holds (a compiled Game takes no weak reference itself)."""
     env.reset(seed=3)
     rng = random.Random(3)
     for _ in range(steps):
         env.step(random_action(env.observe(env.agent_selection), rng))
     game = env._game
     assert game is not None
-    return weakref.ref(game)
+    return weakref.ref(game.policies[0])
 
 
 @pytest.fixture

@@ -3,12 +3,12 @@ nothing hidden from the seat reaches its vector, and docs/env.md lists the layou
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import random
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -46,45 +46,43 @@ def sealed(game: Game, seat: int) -> SealedView:
 # ---- mutators: each changes one piece of state in a copy of a view -------------------------------------------
 
 View = SealedView
-Mutator = Callable[[View, Decision], tuple[View, Decision]]
+Mutator = Callable[[View, Decision], Decision]
+"""Changes one piece of state in `view`, a fresh copy of the scene's view (in place), or returns a changed decision."""
 
 
 def with_view(**changes: object) -> Mutator:
-    def mutate(view: View, decision: Decision) -> tuple[View, Decision]:
-        twin = copy.copy(view)
+    def mutate(view: View, decision: Decision) -> Decision:
         for name, value in changes.items():
-            setattr(twin, name, value(view) if callable(value) else value)
-        return twin, decision
+            setattr(view, name, value(view) if callable(value) else value)
+        return decision
 
     return mutate
 
 
 def with_seat(block: int, change: Callable[[SeatSnapshot], SeatSnapshot]) -> Mutator:
-    def mutate(view: View, decision: Decision) -> tuple[View, Decision]:
-        twin = copy.copy(view)
+    def mutate(view: View, decision: Decision) -> Decision:
         seat = (view.seat + block) % view.n_players
         players = list(view.players)
         players[seat] = change(players[seat])
-        twin.players = tuple(players)
-        twin.me = twin.players[view.seat]
-        return twin, decision
+        view.players = tuple(players)
+        view.me = view.players[view.seat]
+        return decision
 
     return mutate
 
 
 def with_module(name: str, change: Callable[[object], object]) -> Mutator:
-    def mutate(view: View, decision: Decision) -> tuple[View, Decision]:
-        twin = copy.copy(view)
-        twin.modules = {**view.modules, name: change(view.modules[name])}
-        return twin, decision
+    def mutate(view: View, decision: Decision) -> Decision:
+        view.modules = {**view.modules, name: change(view.modules[name])}
+        return decision
 
     return mutate
 
 
 def with_decision(kind: str | None = None, context: object = "keep") -> Mutator:
-    def mutate(view: View, decision: Decision) -> tuple[View, Decision]:
+    def mutate(view: View, decision: Decision) -> Decision:
         ctx = decision.context if context == "keep" else context
-        return view, Decision(kind or decision.kind, decision.seat, decision.options, ctx)
+        return Decision(kind or decision.kind, decision.seat, decision.options, ctx)
 
     return mutate
 
@@ -251,12 +249,27 @@ def blocks_of(encoder: Encoder, vector: np.ndarray) -> dict[str, np.ndarray]:
     return {f.name: vector[f.offset : f.offset + f.size] for f in encoder.fields}
 
 
-def check(encoder: Encoder, view: View, decision: Decision, name: str, mutate: Mutator) -> None:
+class Scene(NamedTuple):
+    """A game paused at a seat's decision: the encoder, the game, the seat and the decision."""
+
+    encoder: Encoder
+    game: Game
+    seat: int
+    decision: Decision
+
+    def view(self) -> View:
+        """A fresh sealed view of the seat (a copy the mutators may change: a compiled view cannot be copied)."""
+        return sealed(self.game, self.seat)
+
+
+def check(scene: Scene, name: str, mutate: Mutator) -> None:
     """`mutate` changes field `name` and no other, but where one change must move more: a seat's number moves what
     is read by number (its turn position, its revealed card), a new turn order moves every seat's position, and a
     module switched off empties its own field."""
-    before = blocks_of(encoder, encoder.encode(view, decision))
-    twin, twin_decision = mutate(view, decision)
+    encoder, decision = scene.encoder, scene.decision
+    before = blocks_of(encoder, encoder.encode(scene.view(), decision))
+    twin = scene.view()
+    twin_decision = mutate(twin, decision)
     after = blocks_of(encoder, encoder.encode(twin, twin_decision))
     changed = {f for f in before if not np.array_equal(before[f], after[f])}
     assert name in changed, f"{name}: the field did not change"
@@ -271,43 +284,40 @@ def check(encoder: Encoder, view: View, decision: Decision, name: str, mutate: M
 
 
 @pytest.fixture(scope="module")
-def scene(content: Content) -> tuple[Encoder, View, Decision]:
+def scene(content: Content) -> Scene:
     """Seat 1 of 4, at a decision in the third season of a Full game with both expansions."""
     env = paused(content, 4, 2, shapeshifting=True, omens=True)
     while env.decision is None or env.decision.seat != 1 or env.decision.context is None:
         env.step(random_action(env.observe(env.agent_selection), random.Random(0)))
     assert env._game is not None and env._game.s.season >= 2
-    decision = env.decision
-    view = sealed(env._game, 1)
+    at = Scene(env.encoder, env._game, 1, env.decision)
+    view = at.view()
     assert view.patients and view.my_goals and view.trial[0] >= 0 and len(view.hunters) >= 2
-    return env.encoder, view, decision
+    return at
 
 
 @pytest.mark.parametrize("block", [0, 1, 3])
-def test_every_seat_field_changes_with_its_state(
-    content: Content, scene: tuple[Encoder, View, Decision], block: int
-) -> None:
-    encoder, view, decision = scene
+def test_every_seat_field_changes_with_its_state(content: Content, scene: Scene, block: int) -> None:
     for name, mutators in seat_mutators(content, block).items():
         for mutate in mutators:
-            check(encoder, view, decision, f"seat{block}.{name}", mutate)
+            check(scene, f"seat{block}.{name}", mutate)
 
 
-def test_every_table_field_changes_with_its_state(content: Content, scene: tuple[Encoder, View, Decision]) -> None:
-    encoder, view, decision = scene
+def test_every_table_field_changes_with_its_state(content: Content, scene: Scene) -> None:
     for name, mutators in table_mutators(content).items():
         for mutate in mutators:
-            check(encoder, view, decision, name, mutate)
+            check(scene, name, mutate)
 
 
 def test_the_widow_field_changes_with_her_state(content: Content) -> None:
     env = paused(content, 1, 1)
     assert env._game is not None and env.decision is not None
-    view = sealed(env._game, 0)
-    assert isinstance(view.modules["solo"], WidowView) and view.modules["solo"].spiders
+    at = Scene(env.encoder, env._game, 0, env.decision)
+    widow = at.view().modules["solo"]
+    assert isinstance(widow, WidowView) and widow.spiders
     for name, mutators in widow_mutators().items():
         for mutate in mutators:
-            check(env.encoder, view, env.decision, name, mutate)
+            check(at, name, mutate)
 
 
 def test_the_table_size_shows_in_players_and_present(content: Content) -> None:
@@ -321,9 +331,9 @@ def test_the_table_size_shows_in_players_and_present(content: Content) -> None:
     assert vectors[3]["seat3.present"].tolist() == [0.0]
 
 
-def test_every_field_has_a_mutation_test(content: Content, scene: tuple[Encoder, View, Decision]) -> None:
+def test_every_field_has_a_mutation_test(content: Content, scene: Scene) -> None:
     """A field added to the encoder without a test above fails here."""
-    encoder = scene[0]
+    encoder = scene.encoder
     tested = {*table_mutators(content), *widow_mutators(), *RESIZE}
     tested |= {f"seatK.{name}" for name in seat_mutators(content, 0)}
     names = {re.sub(r"^seat\d\.", "seatK.", f.name) for f in encoder.fields}

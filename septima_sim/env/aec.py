@@ -31,6 +31,7 @@ from septima_sim.content import Content, load_content
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.decisions import Decision, Policy
 from septima_sim.engine.game import EventSink, Game
+from septima_sim.engine.modules import MODULES
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.tables import board_for
 from septima_sim.engine.view import Recorder, SealedView, Simulator
@@ -53,11 +54,18 @@ def default_content() -> Content:
     return load_content()
 
 
-@lru_cache(maxsize=8)
+_LAYOUTS: dict[tuple[str, tuple[str, ...]], tuple[Encoder, ActionLayout]] = {}
+
+
 def layouts(content: Content) -> tuple[Encoder, ActionLayout]:
-    """The observation encoder and the action layout of a content pack (built once per pack)."""
-    board = board_for(content)
-    return Encoder(content, board), ActionLayout(content, board)
+    """The observation encoder and the action layout of a content pack (built once per pack and set of registered
+    rules modules)."""
+    key = (content.hash, tuple(MODULES))
+    built = _LAYOUTS.get(key)
+    if built is None:
+        board = board_for(content)
+        built = _LAYOUTS[key] = Encoder(content, board), ActionLayout(content, board)
+    return built
 
 
 def agent_name(seat: int) -> str:
