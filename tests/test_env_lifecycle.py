@@ -120,6 +120,8 @@ def test_an_error_in_the_game_reaches_the_caller(content: Content, baseline: tup
         env.reset(seed=1)
         for _ in range(200):
             env.step(random_action(env.observe(env.agent_selection), random.Random(1)))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(random_action(env.observe(env.agent_selection), random.Random(1)))
     env.close()
     gc.collect()
     assert len(live_greenlets()) == baseline[1]

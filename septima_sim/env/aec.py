@@ -173,7 +173,7 @@ class SeptimaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         for seat, who in enumerate(self._lineup):
             if who is None:
                 game.blind(seat)  # observe() seals the seat's view when asked; the engine need not at each decision
-        if self.forkable:
+        if self.forkable and game.recorder is None:  # (a built-in searcher in the lineup may have made one)
             game.recorder = Recorder()  # what ``fork`` replays from: a copy per moon phase and the answers since
         self._start(game, Driver(game.play))
 
@@ -198,7 +198,8 @@ class SeptimaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
             self._was_dead_step(action)
             return
         pause, driver = self._pause, self._driver
-        assert pause is not None and driver is not None
+        if pause is None or driver is None or driver.over:
+            raise RuntimeError("no decision is pending (the game ended, raised an error or was closed): reset")
         if action is None:
             raise IllegalAction(f"{agent} is asked a {pause.decision.kind} decision: give an action, not None")
         index = self.layout.option_index(pause.decision, int(action))
@@ -342,7 +343,8 @@ class SeptimaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
 
     def _observe(self, seat: int) -> Observation:
         game = self._game
-        assert game is not None, "reset the environment first"
+        if game is None:
+            raise RuntimeError("no game to observe (never reset, or closed): reset the environment")
         pause = self._pause
         decision = pause.decision if pause is not None and pause.decision.seat == seat else None
         view = SealedView(game, seat)

@@ -96,6 +96,8 @@ class Driver:
         return self._resume(index)
 
     def _resume(self, value: object) -> Pause | None:
+        if self.over:
+            raise RuntimeError("this game is over (it ended, raised an error or was closed): reset the environment")
         gr = self._greenlet
         try:
             gr.parent = greenlet.getcurrent()
@@ -104,6 +106,9 @@ class Driver:
             raise RuntimeError(
                 f"a Septima environment is stepped in the thread that created it (its game runs in a greenlet): {exc}"
             ) from None
+        except BaseException:  # the game raised: its greenlet is dead, the error goes to the caller
+            self.over = True
+            raise
         if isinstance(out, Pause):
             return out
         self.over = True
