@@ -76,3 +76,44 @@ class Policy(Protocol):
     def reset(self, seat: int, rng: random.Random) -> None: ...
 
     def choose(self, decision: Decision, view: PlayerView) -> int: ...
+
+
+OPTION_DOMAINS: Final[dict[str, tuple[str, ...]]] = {
+    Kind.START_VERTEX: ("vertex",),
+    Kind.DRAFT_RETURN: ("witch",),
+    Kind.CARD: ("action",),
+    Kind.PREMOVE: ("vertex",),
+    Kind.MOVE: ("vertex",),
+    Kind.INGREDIENT: ("ingredient",),
+    Kind.INSTEAD: ("yes_no",),
+    Kind.ALSO_ORDER: ("yes_no",),
+    Kind.BREW: ("potion", "stop"),
+    Kind.HEAL: ("patient_space", "no_patient"),
+    Kind.TRACK: ("disease",),
+    Kind.LOSE_WITCH: ("witch",),
+    Kind.RECRUIT: ("yes_no",),
+    Kind.DISCARD_WITCH: ("witch",),
+    Kind.CROWD_PICK: ("crowd_pick", "stop"),
+    Kind.PAY: ("resource", "stop"),
+    Kind.CHARM_REROLL: ("yes_no",),
+    Kind.SPELL_USE: ("held_spell", "stop"),
+    Kind.READY_SPELL: ("held_spell",),
+    Kind.SPELL_GAIN: ("market_slot",),
+    Kind.POTION_USE: ("potion", "stop"),
+    Kind.CALMING: ("hunter_move", "stop"),
+    Kind.RITUAL_BONUS: ("ingredient", "stop"),
+    Kind.RITUAL_SHIFT: ("ritual_shift", "no_shift"),
+    Kind.CHAMBER: ("chamber",),
+    Kind.REMEMBER: ("action",),
+    Kind.RETURN_CARD: ("action",),
+    Kind.MIRROR: ("witch",),
+    Kind.ANIMAL: ("animal",),
+    Kind.COVER_WITCH: ("witch",),
+    Kind.TURN_BACK: ("yes_no",),
+    Kind.ANIMAL_ABILITY: ("yes_no", "vertex", "stop"),
+    Kind.OMEN: ("yes_no", "potion", "witch", "stop"),
+}
+"""What the options of each kind range over, as named parts (the comments on ``Kind`` say what they mean). The
+step environment's fixed action space is built from this table (``septima_sim/env/actions.py`` turns each part into
+its values for a content pack: ``vertex`` = every board vertex, ``stop`` = -1, ``yes_no`` = 0 and 1...): a new kind
+declares its parts here, and ``tests/test_env_actions.py`` fails for a kind that has none."""

@@ -106,6 +106,12 @@ class Game:
         self.sealed: list[SealedView | None] = [v if isinstance(v, SealedView) else None for v in self.views]
         self.any_sealed = any(v is not None for v in self.sealed)  # the hot path checks this flag first
 
+    def blind(self, seat: int) -> None:
+        """The seat's policy reads no view: the engine stops sealing one at each of its decisions (a seat driven
+        from outside the engine, ``septima_sim/env``, whose environment seals a view only when it is observed)."""
+        self.sealed[seat] = None
+        self.any_sealed = any(v is not None for v in self.sealed)
+
     def view(self, seat: int) -> LiveView | SealedView:
         """The seat's view as its policy would see it now."""
         sealed = self.sealed[seat]

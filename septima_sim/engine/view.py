@@ -527,8 +527,7 @@ class Simulator:
         g = self._game
         twin = g.clone(policies, seed)
         twin.determinize(self.seat, random.Random(seed))
-        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.s.season + seasons)
-        return twin.play_from(g.s.season, g.s.turn, {self.seat: card}, last)
+        return twin.play_from(g.s.season, g.s.turn, {self.seat: card}, self.last_season(seasons))
 
     def record(self) -> None:
         """Keep what ``branch`` needs (a checkpoint per moon phase and the answers since): call it in ``attach``."""
@@ -551,6 +550,24 @@ class Simulator:
         ends (0 = this season); with `one_turn` it stops at the end of the current moon phase (result None). Returns
         the seat's view of the copy where it stopped, and the result when the (shortened) game ended. `on_release`
         sees the copy where the replay ends, before the re-guess (tests check it equals the real game there)."""
+        run = self.fork(decision, index, policies, seed, one_turn, on_release)
+        result = run.play(self.last_season(seasons))
+        assert run.game is not None
+        return LiveView(run.game, self.seat), result
+
+    def fork(
+        self,
+        decision: Decision,
+        index: int | None,
+        policies: Sequence[Policy],
+        seed: int,
+        one_turn: bool = False,
+        on_release: Callable[[Game], None] | None = None,
+    ) -> _Branch:
+        """The copy ``branch`` plays, built but not started: its ``play`` replays the answers since the last
+        checkpoint and plays on. With `index` None the seat's own policy in `policies` answers `decision` too (the
+        step environment's determinized copies, ``septima_sim/env/fork.py``, run ``play`` where they can pause). The
+        copy holds no reference to this game."""
         g = self._game
         rec = g.recorder
         assert rec is not None and rec.snapshot is not None, "call Simulator.record() in attach"
@@ -558,20 +575,17 @@ class Simulator:
         run = _Branch(self.seat, decision, index, list(rec.trace), rng, one_turn)
         run.on_release = on_release
         run.where = (-1, -1) if rec.at_setup else (g.s.season, g.s.turn)
+        run.start = None if rec.at_setup else rec.where
         twin = rec.snapshot.clone([_BranchSeat(run, p) for p in policies], rng.getrandbits(64))
         for stream, state in zip((twin.rng_setup, twin.rng_draw, twin.rng_dice), rec.states, strict=True):
             stream.setstate(state)  # type: ignore[arg-type]
         run.game = twin
-        last = None if seasons is None else min(len(g.rules.seasons) - 1, g.s.season + seasons)
-        try:
-            if rec.at_setup:
-                twin.setup()
-                result: GameResult | None = twin.play_from(0, 0, None, last)
-            else:
-                result = twin.play_from(*rec.where, None, last)
-        except _Stop:
-            result = None
-        return LiveView(twin, self.seat), result
+        return run
+
+    def last_season(self, seasons: int | None) -> int | None:
+        """The last season a copy plays when it is scored after `seasons` more season ends (None: the real end)."""
+        g = self._game
+        return None if seasons is None else min(len(g.rules.seasons) - 1, g.s.season + seasons)
 
 
 # ---- branching at any decision (replay from the last checkpoint) --------------------------------------------------
@@ -619,11 +633,17 @@ class _Stop(Exception):
 
 
 class _Branch:
-    """One branch: replays the recorded answers, answers `index` at the searching seat's decision, re-guesses the
-    hidden information there, then lets `policies` play on."""
+    """One branch: replays the recorded answers, answers `index` at the searching seat's decision (its own policy
+    does when `index` is None), re-guesses the hidden information there, then lets `policies` play on."""
 
     def __init__(
-        self, sim_seat: int, decision: Decision, index: int, trace: list[int], rng: random.Random, one_turn: bool
+        self,
+        sim_seat: int,
+        decision: Decision,
+        index: int | None,
+        trace: list[int],
+        rng: random.Random,
+        one_turn: bool,
     ) -> None:
         self.me = sim_seat
         self.index = index
@@ -631,21 +651,37 @@ class _Branch:
         self.cursor = 0
         self.rng = rng
         self.free = False  # the hidden information is re-guessed
-        self.done = False  # the searched decision is answered: `policies` decide from here
+        self.done = False  # the searched decision is reached: `policies` decide from here
         self.kind = decision.kind
         self.hide_cards = decision.kind == Kind.CARD  # other seats' choices of this selection are not revealed yet
         self.one_turn = one_turn
         self.where = (-1, -1)
+        self.start: tuple[int, int] | None = None  # the checkpoint's moon phase (None: before setup)
         self.game: Game | None = None
         self.on_release: Callable[[Game], None] | None = None
 
+    def play(self, last_season: int | None) -> GameResult | None:
+        """Replay from the checkpoint and play on: the result, or None when a `one_turn` branch stopped."""
+        g = self.game
+        assert g is not None
+        try:
+            if self.start is None:
+                g.setup()
+                return g.play_from(0, 0, None, last_season)
+            return g.play_from(*self.start, None, last_season)
+        except _Stop:
+            return None
+
     def release(self) -> None:
-        """Leave the replay: re-guess the hidden information and reseed the copy's random streams."""
+        """Leave the replay: re-guess the hidden information and reseed the copy's random streams. The recorded
+        answers are blanked (only their count is read from here on): the copy keeps nothing its seat did not see,
+        such as another seat's card of this selection."""
         g = self.game
         assert g is not None
         if self.on_release is not None:
             self.on_release(g)
         self.free = True
+        self.trace = [-1] * len(self.trace)
         g.determinize(self.me, self.rng)
         for stream in (g.rng_setup, g.rng_draw, g.rng_dice):
             stream.seed(self.rng.getrandbits(64))
@@ -666,6 +702,8 @@ class _Branch:
             self.done = True
             if not self.free:
                 self.release()
+            if self.index is None:
+                return inner.choose(decision, view)
             return self.index
         g = self.game
         if self.one_turn and g is not None and g.s.step == "select" and (g.s.season, g.s.turn) != self.where:
