@@ -229,10 +229,11 @@ def test_seed000_animal_form_protects_from_the_shapeshift_on_spiders(content: Co
 def test_readings_are_content_listed_and_complete(content: Content) -> None:
     rd = content.rules.readings
     assert {name: getattr(rd, name).allowed for name in READINGS} == READINGS
-    assert reading("hunter_direction", "counterclockwise").hash != content.hash  # a reading is content
+    assert reading("hunter_direction", "clockwise").hash != content.hash  # a reading is content
 
 
-def _relocate(c: Content) -> list[int]:
+def relocate(c: Content) -> list[int]:
+    """The hunter spaces after a raised seat in region 3 relocates, with active hunters on spaces 1 and 5."""
     g = make_game(c)
     p = g.s.players[0]
     place(g, p, next(v for v in g.board.edge_vertices if g.board.region_of[v] == 3))
@@ -242,13 +243,13 @@ def _relocate(c: Content) -> list[int]:
     return g.s.hunter_space
 
 
-def test_reading_hunter_direction_clockwise(content: Content) -> None:
-    assert content.rules.readings.hunter_direction.value == "clockwise"
-    assert _relocate(content) == [1, 3]  # the hunter of region 5 (counterclockwise of 3) travels clockwise
+def test_reading_hunter_direction_clockwise() -> None:
+    assert relocate(reading("hunter_direction", "clockwise")) == [1, 3]  # region 5's (ccw of 3) travels clockwise
 
 
-def test_reading_hunter_direction_counterclockwise() -> None:
-    assert _relocate(reading("hunter_direction", "counterclockwise")) == [3, 5]  # region 1's travels counterclockwise
+def test_reading_hunter_direction_counterclockwise(content: Content) -> None:
+    assert content.rules.readings.hunter_direction.value == "counterclockwise"  # seed 001, the default
+    assert relocate(content) == [3, 5]  # region 1's travels counterclockwise
 
 
 def _fox(c: Content, move: object) -> tuple[Game, Player, Scripted]:

@@ -54,7 +54,7 @@ WISDOM_SOURCES: tuple[str, ...] = (
 """Where Wisdom is booked (an effect's ``source = ...``); the engine's ``results.SOURCES`` is this tuple."""
 
 READINGS: dict[str, tuple[str, ...]] = {
-    "hunter_direction": ("clockwise", "counterclockwise"),
+    "hunter_direction": ("counterclockwise", "clockwise"),
     "fox_ability": ("after-move", "the-move"),
     "practical_potions": ("after-card", "own-turn"),
     "remember_abilities": ("played-card", "copied-card"),
