@@ -4,6 +4,10 @@ after its rule id that puts the game where the old behaviour gives another resul
 from __future__ import annotations
 
 from septima_sim.content import Content
+from septima_sim.engine import actions
+from septima_sim.engine.decisions import Kind
+from tests.helpers import action, first_active
+from tests.test_omens import og, on
 from tests.test_rules_fidelity import relocate
 
 # ---- B16, seed 001 獵人重定位: 「逆時針移動一個活動中獵巫人到自己的地區」 ------------------------------------------
@@ -13,3 +17,26 @@ def test_b16_hunter_relocation_counterclockwise(content: Content) -> None:
     """The hunter *moves* counterclockwise to your region: of the active hunters on spaces 1 and 5, the one of
     region 1 (clockwise of region 3; regions are numbered counterclockwise) comes; the old default pulled region 5's."""
     assert relocate(content) == [3, 5]
+
+
+# ---- O4 Golden Cauldron, seed 000 appendix: "If you brew 3 Potions in your turn, you may still gain the additional
+# (free) Practical Potion as a 4th one." ------------------------------------------------------------------------------
+
+
+def test_o4_golden_cauldron_free_potion_with_any_brew(content: Content) -> None:
+    """The free Practical potion comes with a Brew of 1 or 2 potions too ("still" answers the 3-potion cap); the
+    old half needed exactly 3 brewed."""
+    for n in (1, 2, 3):
+        left = [n]
+
+        def brew_n(d, v, left=left) -> object:
+            left[0] -= 1
+            return d.options[0] if left[0] >= 0 else -1
+
+        g = og(content, **{Kind.BREW: brew_n, Kind.OMEN: first_active})
+        on(g, "golden-cauldron", "bright")
+        p = g.s.players[0]
+        p.res = [9, 9, 9, 9, 9, 0]
+        actions.brew(g, p, False, action(g, "brew"))
+        assert [d.context for d in g.policies[0].asked(Kind.OMEN)] == ["free_practical"]
+        assert sum(p.potions) == n + 1

@@ -209,7 +209,7 @@ OMEN_HOOKS: FrozenDict[str, tuple[str, ...]] = FrozenDict(
         "ready_extra": ("amount",),  # readying a spell readies `amount` more (never as a crowd pick)
         "heal_any_remedy": (),  # any Remedy heals any patient (track of the patient; Edith: any)
         "exile_witch": (),  # each player marks a coven witch face down (ability off), exiled at the season's end
-        "free_practical": ("brewed",),  # brewing `brewed` potions in one action gives a free Practical potion
+        "free_practical": ("brewed",),  # a Brew that brews at least `brewed` potions also gains a free Practical one
         "buildings_anywhere": (),  # building abilities need no adjacency (outcrops and shrines still do)
         "offering_cost": ("amount",),  # an offering to enter a ribbon row costs `amount` ingredients
         "trial_picks": ("amount", "max"),  # crowd picks after the trials change by `amount`, at most `max`

@@ -300,7 +300,8 @@ class ExileWitch(OmenEffect):
 
 
 class FreePractical(OmenEffect):
-    """Golden Cauldron: brewing `brewed` potions in one action gives a free Practical potion (it may be a 4th)."""
+    """Golden Cauldron: a Brew that brews at least `brewed` potions (1: any Brew) also gains a free Practical potion,
+    "still" as a 4th when 3 were brewed (seed 000 appendix; the free one is gained, not brewed: no brewing Wisdom)."""
 
     id: ClassVar[str] = "free_practical"
 
