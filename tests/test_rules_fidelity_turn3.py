@@ -40,3 +40,15 @@ def test_o4_golden_cauldron_free_potion_with_any_brew(content: Content) -> None:
         actions.brew(g, p, False, action(g, "brew"))
         assert [d.context for d in g.policies[0].asked(Kind.OMEN)] == ["free_practical"]
         assert sum(p.potions) == n + 1
+
+
+# ---- O1, seed 000 Components "18x Omen cards"; setup: find the Witches' Sabbath, "Shuffle the rest" ----------------
+
+
+def test_o1_the_deck_holds_18_omen_cards_including_the_sabbath(content: Content) -> None:
+    """17 regular cards and the Sabbath (the old pack had 18 regular cards: one wholly invented card too many, each
+    card drawn with chance 3/18 instead of 3/17). The card removed was Bountiful Harvest / Blight, which no seed
+    names and whose id was the Earth scoring spell's."""
+    assert len(content.omens) == 18 and sum(o.sabbath for o in content.omens) == 1
+    spells = {s.id for s in content.spells}
+    assert not [o.id for o in content.omens if o.id in spells]
