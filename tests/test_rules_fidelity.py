@@ -297,13 +297,13 @@ def test_reading_fox_ability_the_move() -> None:
     assert pol.asked(Kind.ANIMAL_ABILITY) == [] and p.res[SKULL] == skulls + 1
 
 
-def _fly_then_collect(c: Content) -> tuple[Player, Scripted]:
+def fly_then_collect(c: Content, use: object = None) -> tuple[Player, Scripted]:
     """A player with a Flying Ointment on a vertex without Herb plays Collect with Herb lunar; the potion flies to a
-    Herb vertex."""
+    Herb vertex (`use`: the POTION_USE rule, default: use it at the first offer)."""
     target = -1
     pol = Scripted(
         **{
-            Kind.POTION_USE: lambda d, v: d.options[0],
+            Kind.POTION_USE: use or (lambda d, v: d.options[0]),
             Kind.MOVE: lambda d, v: target if target in d.options else v.me.vertex,
         }
     )
@@ -321,14 +321,15 @@ def _fly_then_collect(c: Content) -> tuple[Player, Scripted]:
     return p, pol
 
 
-def test_reading_practical_potions_after_card(content: Content) -> None:
-    p, pol = _fly_then_collect(content)
+def test_reading_practical_potions_after_card() -> None:
+    p, pol = fly_then_collect(reading("practical_potions", "after-card"))
     assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["after"]
     assert p.res[HERB] == 0  # collected where it stood, flew afterwards
 
 
-def test_reading_practical_potions_own_turn() -> None:
-    p, pol = _fly_then_collect(reading("practical_potions", "own-turn"))
+def test_reading_practical_potions_own_turn(content: Content) -> None:
+    assert content.rules.readings.practical_potions.value == "own-turn"  # seed 001, the default
+    p, pol = fly_then_collect(content)
     assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["before"]
     assert p.res[HERB] >= 1  # flew first, then collected next to Herb
 

@@ -8,7 +8,7 @@ from septima_sim.engine import actions
 from septima_sim.engine.decisions import Kind
 from tests.helpers import action, first_active
 from tests.test_omens import og, on
-from tests.test_rules_fidelity import relocate
+from tests.test_rules_fidelity import HERB, fly_then_collect, relocate
 
 # ---- B16, seed 001 獵人重定位: 「逆時針移動一個活動中獵巫人到自己的地區」 ------------------------------------------
 
@@ -52,3 +52,16 @@ def test_o1_the_deck_holds_18_omen_cards_including_the_sabbath(content: Content)
     assert len(content.omens) == 18 and sum(o.sabbath for o in content.omens) == 1
     spells = {s.id for s in content.spells}
     assert not [o.id for o in content.omens if o.id in spells]
+
+
+# ---- RULINGS §11 potions, seed 001 Practical: 「可以在自己回合中使用」 (usable in your own turn) ----------------
+
+
+def test_seed001_practical_potions_usable_in_your_own_turn_before_or_after_the_card(content: Content) -> None:
+    """The default offers a Practical potion before the card (after the pre-move) and, when kept, again after it;
+    used before, it acts before the card (flown next to Herb, then Collect gains it). The old default offered it
+    after the card only."""
+    p, pol = fly_then_collect(content, use=lambda d, v: -1)  # keep it at every offer
+    assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["before", "after"]
+    p, pol = fly_then_collect(content)  # use it at the first offer
+    assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["before"] and p.res[HERB] >= 1

@@ -56,7 +56,7 @@ WISDOM_SOURCES: tuple[str, ...] = (
 READINGS: dict[str, tuple[str, ...]] = {
     "hunter_direction": ("counterclockwise", "clockwise"),
     "fox_ability": ("after-move", "the-move"),
-    "practical_potions": ("after-card", "own-turn"),
+    "practical_potions": ("own-turn", "after-card"),
     "remember_abilities": ("played-card", "copied-card"),
     "spiritual_link_dragomir": ("two-uses", "one-use"),
 }

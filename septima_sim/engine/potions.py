@@ -109,8 +109,9 @@ def offer_ritual_oil(g: Game, p: Player) -> bool:
 
 
 def offer_potions(g: Game, p: Player, before: bool = False) -> None:
-    """Practical potions used in your own turn: Calming, Flying Ointment, Love Potion, after your card; reading
-    ``practical_potions`` "own-turn" (seed 001) offers them before your card too (`before`)."""
+    """Practical potions used in your own turn (seed 001 可以在自己回合中使用): Calming, Flying Ointment, Love Potion,
+    offered after your card and, under reading ``practical_potions`` "own-turn" (the default), before it too
+    (`before`: after the pre-move, before Ritual Oil and the card); "after-card" offers them after the card only."""
     if before and g.rules.readings.practical_potions.value != "own-turn":
         return
     when = "before" if before else "after"
