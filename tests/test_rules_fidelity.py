@@ -334,7 +334,7 @@ def test_reading_practical_potions_own_turn(content: Content) -> None:
     assert p.res[HERB] >= 1  # flew first, then collected next to Herb
 
 
-def _remember_collect(c: Content) -> Player:
+def remember_collect(c: Content) -> Player:
     """Remember copies Collect next to a crystal outcrop and the Market (play:collect: a Mushroom)."""
     collect = 0
     pol = Scripted(**{Kind.REMEMBER: lambda d, v: collect, Kind.INGREDIENT: MUSHROOM})
@@ -354,13 +354,19 @@ def _remember_collect(c: Content) -> Player:
     return p
 
 
-def test_reading_remember_abilities_played_card(content: Content) -> None:
-    p = _remember_collect(content)
+def test_reading_remember_abilities_card_text(content: Content) -> None:
+    assert content.rules.readings.remember_abilities.value == "card-text"  # the default (issue #26)
+    p = remember_collect(content)
+    assert p.res[CRYSTAL] == 1 and p.res[MUSHROOM] == 0  # Collect's own Crystal comes; the Market follows Remember
+
+
+def test_reading_remember_abilities_played_card() -> None:
+    p = remember_collect(reading("remember_abilities", "played-card"))
     assert p.res[CRYSTAL] == 0 and p.res[MUSHROOM] == 0  # neither the outcrop nor the Market acts for the copy
 
 
 def test_reading_remember_abilities_copied_card() -> None:
-    p = _remember_collect(reading("remember_abilities", "copied-card"))
+    p = remember_collect(reading("remember_abilities", "copied-card"))
     assert p.res[CRYSTAL] == 1 and p.res[MUSHROOM] == 1  # both act for the copied Collect
 
 

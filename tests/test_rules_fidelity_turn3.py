@@ -4,11 +4,13 @@ after its rule id that puts the game where the old behaviour gives another resul
 from __future__ import annotations
 
 from septima_sim.content import Content
+from septima_sim.content.model import CRYSTAL
 from septima_sim.engine import actions
 from septima_sim.engine.decisions import Kind
-from tests.helpers import action, first_active
+from septima_sim.engine.state import SpellCard
+from tests.helpers import Scripted, action, area, first_active, make_game, place
 from tests.test_omens import og, on
-from tests.test_rules_fidelity import HERB, fly_then_collect, relocate
+from tests.test_rules_fidelity import HERB, MUSHROOM, fly_then_collect, relocate, remember_collect
 
 # ---- B16, seed 001 獵人重定位: 「逆時針移動一個活動中獵巫人到自己的地區」 ------------------------------------------
 
@@ -65,3 +67,31 @@ def test_seed001_practical_potions_usable_in_your_own_turn_before_or_after_the_c
     assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["before", "after"]
     p, pol = fly_then_collect(content)  # use it at the first offer
     assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["before"] and p.res[HERB] >= 1
+
+
+# ---- B21e Remember, seed 001: Collect 「收集鄰近的月亮標示資源和水晶」; 「建築就像女巫一樣」 ------------------------
+
+
+def test_b21e_remember_copy_brings_its_own_text_buildings_and_shrines_follow_remember(content: Content) -> None:
+    """A remembered Collect gains the outcrop Crystal (part of Collect's main text) but not the Market's ingredient
+    (a building's play:collect trigger looks at the card played, Remember). The old default dropped the Crystal."""
+    p = remember_collect(content)
+    assert p.res[CRYSTAL] == 1 and p.res[MUSHROOM] == 0
+
+
+def _ritual_at_shrine(c: Content, remembered: bool) -> bool:
+    """A Ritual played (or remembered) next to the air shrine with a used air spell: whether the spell is ready."""
+    g = make_game(c, policies=[Scripted(**{Kind.REMEMBER: lambda d, v: action(g, "ritual")}), Scripted()])
+    p = g.s.players[0]
+    place(g, p, next(v for v, areas in enumerate(g.board.vertex_areas) if area(g, "wind-peak") in areas))
+    air = next(i for i, sp in enumerate(c.spells) if sp.element == "air" and sp.kind == "regular")
+    p.spells = [SpellCard(air)]
+    p.spells[0].ready = False
+    card = action(g, "remember" if remembered else "ritual")
+    p.discard = [action(g, "ritual")]
+    actions.resolve_card(g, p, card, False, card)
+    return p.spells[0].ready
+
+
+def test_b21e_a_shrine_acts_for_ritual_played_not_for_remembers_copy(content: Content) -> None:
+    assert _ritual_at_shrine(content, remembered=False) and not _ritual_at_shrine(content, remembered=True)

@@ -57,7 +57,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "hunter_direction": ("counterclockwise", "clockwise"),
     "fox_ability": ("after-move", "the-move"),
     "practical_potions": ("own-turn", "after-card"),
-    "remember_abilities": ("played-card", "copied-card"),
+    "remember_abilities": ("card-text", "played-card", "copied-card"),
     "spiritual_link_dragomir": ("two-uses", "one-use"),
 }
 """The readings a designer can switch (rules.toml [readings], docs/rules.md) and the values the engine plays."""
