@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from septima_sim.content import Content
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import actions
+from septima_sim.engine import actions, trials
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.state import SpellCard
-from tests.helpers import Scripted, action, area, first_active, make_game, place
+from tests.helpers import Scripted, action, area, first_active, make_game, place, witch
 from tests.test_omens import og, on
-from tests.test_rules_fidelity import HERB, MUSHROOM, fly_then_collect, relocate, remember_collect
+from tests.test_rules_fidelity import HERB, MUSHROOM, fly_then_collect, reading, relocate, remember_collect
 
 # ---- B16, seed 001 獵人重定位: 「逆時針移動一個活動中獵巫人到自己的地區」 ------------------------------------------
 
@@ -95,3 +95,20 @@ def _ritual_at_shrine(c: Content, remembered: bool) -> bool:
 
 def test_b21e_a_shrine_acts_for_ritual_played_not_for_remembers_copy(content: Content) -> None:
     assert _ritual_at_shrine(content, remembered=False) and not _ritual_at_shrine(content, remembered=True)
+
+
+# ---- O4 Spiritual Link, reading spiritual_link_dragomir "one-use" (audit N5) -------------------------------------
+
+
+def test_o4_spiritual_link_one_use_concerns_only_an_after_trial_witch() -> None:
+    """Under "one-use" the winner who recruits Linnea (play:ritual: her ability does not act at the trial) is still
+    offered the Omen use; only a witch whose ability acts after a trial (Dragomir, reading test) loses it. The old
+    value dropped it for any recruited witch with a trigger."""
+    g = og(reading("spiritual_link_dragomir", "one-use"), **{Kind.RECRUIT: 1, Kind.OMEN: 1, Kind.INGREDIENT: HERB})
+    on(g, "spiritual-link", "bright")
+    p = g.s.players[0]
+    g.s.crowd_neutral = g.s.crowd_angry = 0
+    p.crowd, p.supply, p.res = 4, 2, [0] * 6
+    trials.judge(g, witch(g, "linnea"), [])
+    assert witch(g, "linnea") in p.coven
+    assert [d.context for d in g.policies[0].asked(Kind.OMEN)] == ["spiritual_link"] and p.res[HERB] == 1

@@ -361,7 +361,9 @@ class SpiritualLink(OmenEffect):
     """Spiritual Link, after an acquittal: the trial winner may use the judged witch's ability once. A triggered
     ability applies its effects now (a witch listed in `everyone`, judged in the first chamber, for every player;
     one in `excluded` for nobody); a ``trial_recall`` ability lowers the winner's recall (its first part only).
-    Reading ``spiritual_link_dragomir`` "one-use": a winner who recruited the witch uses it from the coven only."""
+    Reading ``spiritual_link_dragomir`` "one-use": when the ability acts after a trial (Dragomir), a winner who
+    recruited the witch uses it from the coven only (its coven trigger acts at this trial); a recruited witch with
+    another trigger (Linnea's play:ritual) does not act now, so the Omen use is offered either way."""
 
     id: ClassVar[str] = "spiritual_link"
 
@@ -377,8 +379,8 @@ class SpiritualLink(OmenEffect):
         if not ability.trigger or w.id in excluded:
             return recall
         seats = g.s.order if first_chamber and w.id in everyone else [winner]
-        if g.rules.readings.spiritual_link_dragomir.value == "one-use":  # its coven trigger is the one use
-            seats = [s for s in seats if witch not in g.s.players[s].coven]
+        if ability.trigger == "after_trial" and g.rules.readings.spiritual_link_dragomir.value == "one-use":
+            seats = [s for s in seats if witch not in g.s.players[s].coven]  # its coven trigger is the one use
         for s in seats:
             if g.ask(Kind.OMEN, s, (1, 0), self.id) == 1:
                 self.apply(g, g.s.players[s], tuple(Effect(e.kind, e.amount, e.arg, "omens") for e in ability.effects))
