@@ -3,10 +3,14 @@ after its rule id that puts the game where the old behaviour gives another resul
 
 from __future__ import annotations
 
-from septima_sim.content import Content
+from septima_sim.content import Content, load_content
 from septima_sim.content.model import CRYSTAL
 from septima_sim.engine import actions, trials
+from septima_sim.engine.config import GameConfig
+from septima_sim.engine.crowd import PICKS
 from septima_sim.engine.decisions import Kind
+from septima_sim.engine.game import Game
+from septima_sim.engine.modules.shapeshifting import animal_seat, cover
 from septima_sim.engine.state import SpellCard
 from tests.helpers import Scripted, action, area, first_active, make_game, place, witch
 from tests.test_omens import og, on
@@ -112,3 +116,54 @@ def test_o4_spiritual_link_one_use_concerns_only_an_after_trial_witch() -> None:
     trials.judge(g, witch(g, "linnea"), [])
     assert witch(g, "linnea") in p.coven
     assert [d.context for d in g.policies[0].asked(Kind.OMEN)] == ["spiritual_link"] and p.res[HERB] == 1
+
+
+# ---- B12 / B21c, seed 001: Recruit's 「Also, 獲得任一個群眾獎勵」 may come before the main ability (audit N6) ----
+
+
+def _cat_recruit(order: int) -> tuple[int, list[str]]:
+    """Seat 2 (Purple) in Cat form, one step from a vertex next to a Town but not next to one, plays a matched
+    Recruit taking the move pick to that vertex; Also order `order`. Its crowd and the ALSO_ORDER contexts."""
+    c = load_content()
+    target = -1
+    pol = Scripted(
+        **{
+            Kind.ALSO_ORDER: order,
+            Kind.CROWD_PICK: PICKS.index("move"),
+            Kind.MOVE: lambda d, v: target if target in d.options else v.me.vertex,
+        }
+    )
+    g = Game(GameConfig(4, shapeshifting=True), c, [Scripted(), Scripted(), pol, Scripted()], 0)
+    g.setup()
+    g.s.buildings = {}
+    p = g.s.players[2]
+    town = [any(c.areas[a].town for a in areas) for areas in g.board.vertex_areas]
+    start, target = next((v, w) for v in range(len(town)) for w in g.board.neighbours[v] if not town[v] and town[w])
+    for q in g.s.players:
+        if q is not p and q.vertex in (start, target):
+            g.move_to(q, next(v for v in range(len(town)) if v not in g.s.occupied and v not in (start, target)))
+    g.move_to(p, start)
+    animal_seat(g, p).form = next(i for i, a in enumerate(c.animals) if a.id == "cat")
+    p.coven = [witch(g, "hazel")]
+    cover(g, p, p.coven[0])
+    recruit = action(g, "recruit")
+    g.s.played = [action(g, "heal"), action(g, "move"), recruit, action(g, "chant")]
+    g.module("shapeshifting").start_phase(g)
+    g.module("shapeshifting").reveal(g)
+    p.supply, p.crowd = 6, 0
+    actions.resolve_card(g, p, recruit, True, recruit)
+    return p.crowd, [d.context for d in pol.asked(Kind.ALSO_ORDER)]
+
+
+def test_b12_recruit_also_pick_may_come_first_cat_moves_next_to_a_town() -> None:
+    """The move pick taken first brings the Cat next to a Town before its ability looks: 2 citizens to the crowd
+    (main first: 1). The old Recruit never asked the order and always resolved the main first."""
+    assert _cat_recruit(order=1) == (2, ["recruit"])
+    assert _cat_recruit(order=0) == (1, ["recruit"])
+
+
+def test_b12_recruit_order_not_asked_when_it_cannot_matter(content: Content) -> None:
+    pol = Scripted()
+    g = make_game(content, policies=[pol, Scripted()])
+    actions.recruit(g, g.s.players[0], True, action(g, "recruit"))
+    assert pol.asked(Kind.ALSO_ORDER) == [] and pol.asked(Kind.CROWD_PICK)  # human: main first, then the pick

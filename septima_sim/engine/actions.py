@@ -144,10 +144,16 @@ def chant(g: Game, p: Player, matched: bool, played: int) -> None:
 
 
 def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
-    """B21c: send 1 loyal citizen from supply to the crowd; Also: take any 1 crowd pick."""
+    """B21c: send 1 loyal citizen from supply to the crowd; Also, before or after (B12): take any 1 crowd pick. The
+    order is asked only when an ability after the main depends on where the leader stands (the Cat: next to a Town),
+    which the move pick can change, and a citizen is left for it; else the main ability first."""
+    order_matters = p.fx.recruit_depends_on_position and p.supply > 1
+    first = matched and _bonus_first(g, p, "recruit", order_matters, default=0)
+    if first:
+        crowd.crowd_picks(g, p, 1)
     crowd.citizen_to_crowd(g, p, 1)
     p.fx.after_recruit_action(g, p)
-    if matched:
+    if matched and not first:
         crowd.crowd_picks(g, p, 1)
 
 

@@ -107,6 +107,9 @@ class SeatEffect:
     """A rule change for one seat this turn. ``id`` is its content id."""
 
     id: ClassVar[str] = ""
+    recruit_depends_on_position: ClassVar[bool] = False
+    """``after_recruit_action`` depends on where the leader stands (the Cat), so the order of Recruit's Also pick
+    (the move pick) can matter (B12: ``Kind.ALSO_ORDER`` is asked)."""
 
     def after_collect(self, g: Game, p: Player, collected: list[int]) -> None:
         """B19: after Collect (``collected``: the lunar ingredients gained)."""
