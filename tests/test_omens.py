@@ -352,7 +352,7 @@ def test_golden_cauldron_free_practical_potion_as_a_fourth(content: Content) -> 
     assert brew(2) == 3 and brew(1) == 2  # any Brew gains it (test_o4_golden_cauldron_free_potion_with_any_brew)
 
 
-def test_empowering_constellation_readies_one_more_but_not_as_a_crowd_pick(content: Content) -> None:
+def test_empowering_constellation_readies_one_more_but_not_as_a_crowd_pick_after_a_trial(content: Content) -> None:
     covers(("empowering-constellation", "bright"))
     g = og(content, **{Kind.CROWD_PICK: 4, Kind.PAY: first_active})
     p = g.s.players[0]
@@ -369,7 +369,8 @@ def test_empowering_constellation_readies_one_more_but_not_as_a_crowd_pick(conte
         return sum(sp.ready for sp in p.spells)
 
     assert both(g, "empowering-constellation", "bright", lambda: ready(False)) == (1, 2)
-    assert ready(True) == 1  # readying a spell as a crowd pick: only one
+    g.s.step = "crowd"  # the crowd picks after the trials
+    assert ready(True) == 1  # readying a spell as a crowd pick after a trial: only one
 
 
 def test_festival_of_guilds_and_guild_strike(content: Content) -> None:

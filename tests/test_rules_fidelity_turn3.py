@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from septima_sim.content import Content, load_content
 from septima_sim.content.model import CRYSTAL
-from septima_sim.engine import actions, trials
+from septima_sim.engine import actions, crowd, trials
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.crowd import PICKS
 from septima_sim.engine.decisions import Kind
@@ -167,3 +167,27 @@ def test_b12_recruit_order_not_asked_when_it_cannot_matter(content: Content) -> 
     g = make_game(content, policies=[pol, Scripted()])
     actions.recruit(g, g.s.players[0], True, action(g, "recruit"))
     assert pol.asked(Kind.ALSO_ORDER) == [] and pol.asked(Kind.CROWD_PICK)  # human: main first, then the pick
+
+
+# ---- O4 Empowering Constellation, seed 000 appendix: "If you ready a Spell as a Crowd Pick after a Trial, you
+# cannot ready another." (audit N8) -----------------------------------------------------------------------------
+
+
+def _ready_pick(content: Content, step: str) -> int:
+    """Spells ready after one ready-spell crowd pick (three used spells) in `step`, Empowering Constellation on."""
+    g = og(content, **{Kind.CROWD_PICK: PICKS.index("ready_spell"), Kind.PAY: first_active})
+    on(g, "empowering-constellation", "bright")
+    p = g.s.players[0]
+    p.spells = [SpellCard(i) for i, sp in enumerate(content.spells) if sp.kind == "regular"][:3]
+    for sp in p.spells:
+        sp.ready = False
+    p.res = [1, 0, 0, 0, 0, 0]
+    g.s.step = step
+    crowd.crowd_picks(g, p, 1)
+    return sum(sp.ready for sp in p.spells)
+
+
+def test_o4_empowering_constellation_limit_is_on_crowd_picks_after_a_trial(content: Content) -> None:
+    """A ready pick in the moon phase (Recruit's bonus) is boosted like any ready (2 spells); after a trial only one.
+    The old half withheld the boost from every crowd pick."""
+    assert _ready_pick(content, "resolve") == 2 and _ready_pick(content, "crowd") == 1

@@ -206,7 +206,7 @@ OMEN_HOOKS: FrozenDict[str, tuple[str, ...]] = FrozenDict(
     {
         # seed-named halves (RULINGS O4)
         "alchemists_gift": ("love_cost", "other_cost"),  # Love Potion from any love_cost ingredients, others other_cost
-        "ready_extra": ("amount",),  # readying a spell readies `amount` more (never as a crowd pick)
+        "ready_extra": ("amount",),  # readying a spell readies `amount` more (not as a crowd pick after a trial)
         "heal_any_remedy": (),  # any Remedy heals any patient (track of the patient; Edith: any)
         "exile_witch": (),  # each player marks a coven witch face down (ability off), exiled at the season's end
         "free_practical": ("brewed",),  # a Brew that brews at least `brewed` potions also gains a free Practical one

@@ -250,7 +250,7 @@ class AlchemistsGift(OmenEffect):
 
 
 class ReadyExtra(OmenEffect):
-    """Empowering Constellation: readying a spell readies `amount` more (never as a crowd pick)."""
+    """Empowering Constellation: readying a spell readies `amount` more (not as a crowd pick after a trial)."""
 
     id: ClassVar[str] = "ready_extra"
 
