@@ -13,7 +13,7 @@ from septima_sim.engine.game import Game
 from septima_sim.engine.modules.shapeshifting import animal_seat, cover
 from septima_sim.engine.state import SpellCard
 from tests.helpers import Scripted, action, area, first_active, make_game, place, witch
-from tests.test_omens import og, on
+from tests.test_omens import og, om, on
 from tests.test_rules_fidelity import HERB, MUSHROOM, fly_then_collect, reading, relocate, remember_collect
 
 # ---- B16, seed 001 獵人重定位: 「逆時針移動一個活動中獵巫人到自己的地區」 ------------------------------------------
@@ -191,3 +191,43 @@ def test_o4_empowering_constellation_limit_is_on_crowd_picks_after_a_trial(conte
     """A ready pick in the moon phase (Recruit's bonus) is boosted like any ready (2 spells); after a trial only one.
     The old half withheld the boost from every crowd pick."""
     assert _ready_pick(content, "resolve") == 2 and _ready_pick(content, "crowd") == 1
+
+
+# ---- O2, seed 000 Omens: "The positive effects are optional for each player" (audit N9) ---------------------------
+
+
+def _bright(content: Content, card: str, answer: int, act: str) -> tuple[int, int, list[str]]:
+    """A bright half acting for seat 0 (`act`: "play" heals, "season" takes effect, "trial" wins a trial) with the
+    seat answering `answer` to the Omen question: its Wisdom, charms and the Omen questions asked."""
+    g = og(content, **{Kind.OMEN: answer})
+    on(g, card, "bright")
+    p = g.s.players[0]
+    fx = g.s.fx
+    if act == "play":
+        fx.on_play(g, p, action(g, "heal"))
+    elif act == "season":
+        fx.take_effect(g, om(g))
+    else:
+        fx.trial_won(g, p)
+    return p.wisdom, p.charms, [d.context for d in g.policies[0].asked(Kind.OMEN)]
+
+
+def test_o2_bright_halves_are_optional_for_each_player(content: Content) -> None:
+    """Healing Hands (+1 Wisdom on Heal), Clear Memories (a charm at the season's start), Merciful Judges (+2 to the
+    trial winner): each asks the player, and declining gives nothing. The old halves applied without asking."""
+    charms = make_game(content).s.players[0].charms
+    assert _bright(content, "healing-hands", 0, "play") == (0, charms, ["on_play"])
+    assert _bright(content, "healing-hands", 1, "play") == (1, charms, ["on_play"])
+    assert _bright(content, "confused-memories", 0, "season") == (0, charms, ["season_start"])
+    assert _bright(content, "confused-memories", 1, "season") == (0, charms + 1, ["season_start"])
+    assert _bright(content, "merciful-judges", 0, "trial") == (0, charms, ["trial_wisdom"])
+    assert _bright(content, "merciful-judges", 1, "trial") == (2, charms, ["trial_wisdom"])
+
+
+def test_o2_dark_halves_are_mandatory(content: Content) -> None:
+    g = og(content)
+    on(g, "healing-hands", "dark")  # Plague Winds: playing Heal costs 1 Wisdom
+    p = g.s.players[0]
+    p.wisdom = 3
+    g.s.fx.on_play(g, p, action(g, "heal"))
+    assert p.wisdom == 2 and g.policies[0].asked(Kind.OMEN) == []

@@ -83,8 +83,9 @@ class RuleEffect:
         """B21a: the Remedy that heals this patient (-1: the patient's own Remedy)."""
         return -1
 
-    def ready_extra(self, g: Game) -> int:
-        """B21f/B28: further spells readied by an effect that readies one."""
+    def ready_extra(self, g: Game, p: Player) -> int:
+        """B21f/B28: further spells the seat readies after an effect readied one (asked only while a used spell is
+        left)."""
         return 0
 
     def offering(self, g: Game, cost: int) -> int:

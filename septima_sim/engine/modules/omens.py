@@ -3,8 +3,10 @@
 Three Omen cards lie on the Witches' Sabbath; at the last step of each end of season the next one takes effect with
 its dark half when the players' total suspicion reaches the threshold, else its bright half (O3). Each half is an
 ``OmenEffect`` keyed by its content id (``HALVES``, the ``effect`` of a half in omens.toml); the one in force is
-``Game.s.fx``, which the base rules consult at their rule points. Bright effects are optional (the policy is asked when
-it is a real choice); dark ones are mandatory. Wisdom gained or lost through an Omen goes to the ``omens`` source.
+``Game.s.fx``, which the base rules consult at their rule points. Bright effects are optional for each player ("The
+positive effects are optional for each player"): a bright half that gives something asks the player first
+(``OmenEffect.accepted``, ``Kind.OMEN`` 1 = use, 0 = decline) or offers its use as a choice; dark ones are mandatory.
+Wisdom gained or lost through an Omen goes to the ``omens`` source.
 """
 
 from __future__ import annotations
@@ -110,6 +112,7 @@ class OmensModule(Module):
         half: OmenHalf = getattr(g.content.omens[card], side)
         self.effect = HALVES[half.hook](half)
         self.effect.cause = f"omen:{g.content.omens[card].id}/{side}"
+        self.effect.optional = side == "bright"
         g.s.fx = self.effect
 
     def season_over(self, g: Game) -> None:
@@ -186,6 +189,12 @@ class OmenEffect(RuleEffect):
         self.half = half
         self.params = half.params
         self.cause = "omen"  # omen:<card>/<half>, set when it becomes the active Omen
+        self.optional = False  # a bright half (O2), set when it becomes the active Omen
+
+    def accepted(self, g: Game, p: Player) -> bool:
+        """O2: whether the half acts for this player now: a bright half is optional for each player, who is asked
+        (``Kind.OMEN``, 1 = use, 0 = decline; context: the hook id); a dark half always acts."""
+        return not self.optional or g.ask(Kind.OMEN, p.seat, (1, 0), self.id) == 1
 
     def apply(self, g: Game, p: Player, effects_: tuple[Effect, ...]) -> None:
         """Apply effects for a player, caused by this Omen half."""
@@ -250,12 +259,13 @@ class AlchemistsGift(OmenEffect):
 
 
 class ReadyExtra(OmenEffect):
-    """Empowering Constellation: readying a spell readies `amount` more (not as a crowd pick after a trial)."""
+    """Empowering Constellation: readying a spell readies `amount` more (not as a crowd pick after a trial; optional,
+    asked when a used spell is left to ready)."""
 
     id: ClassVar[str] = "ready_extra"
 
-    def ready_extra(self, g: Game) -> int:
-        return self.amount()
+    def ready_extra(self, g: Game, p: Player) -> int:
+        return self.amount() if self.accepted(g, p) else 0
 
 
 class HealAnyRemedy(OmenEffect):
@@ -417,12 +427,12 @@ class MatchPlayerExtra(OmenEffect):
 
 
 class OnPlay(OmenEffect):
-    """Assumed: playing the action (its icon) also applies the effects."""
+    """Assumed: playing the action (its icon) also applies the effects (bright halves: if the player accepts, O2)."""
 
     id: ClassVar[str] = "on_play"
 
     def on_play(self, g: Game, p: Player, icon: int) -> None:
-        if g.action_ids[icon] == self.params["action"]:
+        if g.action_ids[icon] == self.params["action"] and self.accepted(g, p):
             self.apply(g, p, self.effects())
 
 
@@ -437,13 +447,16 @@ class PlayPenalty(OmenEffect):
 
 
 class SeasonStart(OmenEffect):
-    """Assumed: each player applies the effects when the Omen comes into effect."""
+    """Assumed: each player applies the effects when the Omen comes into effect (bright halves: each player who
+    accepts, O2)."""
 
     id: ClassVar[str] = "season_start"
 
     def take_effect(self, g: Game, om: OmensModule) -> None:
         for s in g.s.order:
-            self.apply(g, g.s.players[s], self.effects())
+            p = g.s.players[s]
+            if self.accepted(g, p):
+                self.apply(g, p, self.effects())
 
 
 class SeasonPay(OmenEffect):
@@ -471,25 +484,29 @@ class BrewLimit(OmenEffect):
 
 
 class TrialWisdom(OmenEffect):
-    """Assumed: a trial winner gains (or loses, never below 0) `amount` more Wisdom."""
+    """Assumed: a trial winner gains (or loses, never below 0) `amount` more Wisdom (a gain is optional, O2)."""
 
     id: ClassVar[str] = "trial_wisdom"
 
     def trial_won(self, g: Game, p: Player) -> None:
         amount = self.amount()
         if amount >= 0:
-            g.gain_wisdom(p, amount, "omens", self.cause)
+            if self.accepted(g, p):
+                g.gain_wisdom(p, amount, "omens", self.cause)
         else:
             g.lose_wisdom(p, -amount, "omens", self.cause)
 
 
 class SabbathWon(OmenEffect):
-    """The Witches' Sabbath: `amount` Wisdom per trial of the last season you won."""
+    """The Witches' Sabbath: `amount` Wisdom per trial of the last season you won (optional, O2: asked when you won
+    one)."""
 
     id: ClassVar[str] = "sabbath_won"
 
     def sabbath(self, g: Game, p: Player, trials: list[tuple[int, int]]) -> None:
-        g.gain_wisdom(p, self.amount() * sum(1 for w, _ in trials if w == p.seat), "omens", self.cause)
+        won = sum(1 for w, _ in trials if w == p.seat)
+        if won and self.accepted(g, p):
+            g.gain_wisdom(p, self.amount() * won, "omens", self.cause)
 
 
 class SabbathAbsent(OmenEffect):
