@@ -4,7 +4,7 @@ after its rule id that puts the game where the old behaviour gives another resul
 from __future__ import annotations
 
 from septima_sim.content import Content, load_content
-from septima_sim.content.model import CRYSTAL
+from septima_sim.content.model import CRYSTAL, INGREDIENTS
 from septima_sim.engine import actions, crowd, trials
 from septima_sim.engine.config import GameConfig
 from septima_sim.engine.crowd import PICKS
@@ -231,3 +231,42 @@ def test_o2_dark_halves_are_mandatory(content: Content) -> None:
     p.wisdom = 3
     g.s.fx.on_play(g, p, action(g, "heal"))
     assert p.wisdom == 2 and g.policies[0].asked(Kind.OMEN) == []
+
+
+# ---- the player chooses which ingredients to pay (audit N10): Brew's bonus 「可以少支付一個資源。`總和少一`」, the
+# Alchemist's Gift "any 3 Ingredients ... any 2 Ingredients" --------------------------------------------------------
+
+HERB_, ROOT_, SKULL_ = (INGREDIENTS.index(i) for i in ("herb", "root", "skull"))
+
+
+def _brew_one(content: Content, potion: str, res: list[int], matched: bool, omen: str = "", **rules: object) -> Game:
+    """Seat 0 brews one `potion` from `res` (matched: Brew's bonus, pay 1 less), `omen` a bright half in force."""
+    g = og(content, **{Kind.BREW: lambda d, v: g.potion_index[potion] if g.potion_index[potion] in d.options else -1},
+           **rules)  # fmt: skip
+    if omen:
+        on(g, omen, "bright")
+    p = g.s.players[0]
+    p.res = list(res)
+    actions.brew(g, p, matched, action(g, "brew"))
+    assert p.potions[g.potion_index[potion]] == 1
+    return g
+
+
+def test_b21_brew_discount_the_player_chooses_the_resource_kept(content: Content) -> None:
+    """A matched Brew of an Infection Remedy (Herb + Mushroom) pays one less: the player keeps the Herb if it
+    chooses (the old engine always dropped the recipe's last item, the Mushroom)."""
+    g = _brew_one(content, "infection-remedy", [1, 0, 0, 1, 0, 0], True, **{Kind.DISCOUNT: HERB_})
+    assert [(d.options, d.context) for d in g.policies[0].asked(Kind.DISCOUNT)] == [((0, 3), "potion:infection-remedy")]
+    assert g.s.players[0].res == [1, 0, 0, 0, 0, 0]
+    g = _brew_one(content, "infection-remedy", [1, 0, 0, 0, 0, 1], True, **{Kind.DISCOUNT: HERB_})
+    assert g.s.players[0].res == [1, 0, 0, 0, 0, 0]  # kept the Herb, paid the Crystal for the Mushroom
+    g = _brew_one(content, "infection-remedy", [1, 0, 0, 0, 0, 0], True)
+    assert g.policies[0].asked(Kind.DISCOUNT) == [] and g.s.players[0].res == [0] * 6  # the missing Mushroom waived
+
+
+def test_o4_alchemists_gift_the_player_chooses_the_ingredients(content: Content) -> None:
+    """Under the Alchemist's Gift any 2 ingredients brew a Blindness Remedy: the player pays Skull and Root and
+    keeps its Herb (the old engine paid the recipe's own Herb first)."""
+    pay = {Kind.PAY: lambda d, v: next(o for o in (SKULL_, ROOT_) if o in d.options)}
+    g = _brew_one(content, "blindness-remedy", [1, 1, 0, 0, 1, 0], False, "alchemists-gift", **pay)
+    assert len(g.policies[0].asked(Kind.PAY)) == 2 and g.s.players[0].res == [1, 0, 0, 0, 0, 0]

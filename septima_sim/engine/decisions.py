@@ -32,6 +32,7 @@ class Kind:
     DISCARD_WITCH: Final = "discard_witch"  # witch index discarded to make room
     CROWD_PICK: Final = "crowd_pick"  # pick index into crowd.PICKS, -1 = stop
     PAY: Final = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline; context: the cause (payment.pay)
+    DISCOUNT: Final = "discount"  # resource index 0..5 (5 = Crystal) a discount keeps unpaid; context: the cause
     CHARM_REROLL: Final = "charm_reroll"  # 1 = spend a Good Luck Charm to reroll, 0 = keep
     SPELL_USE: Final = "spell_use"  # index into the player's spells, -1 = stop
     READY_SPELL: Final = "ready_spell"  # index into the player's spells

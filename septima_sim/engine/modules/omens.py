@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
-from septima_sim.content.model import CRYSTAL, Ability, Content, Effect, OmenHalf
+from septima_sim.content.model import Ability, Content, Effect, OmenHalf
 from septima_sim.engine import effects, payment, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
@@ -226,8 +226,8 @@ class OmenEffect(RuleEffect):
 
 
 class AlchemistsGift(OmenEffect):
-    """The Alchemist's Gift: any `love_cost` ingredients for a Love Potion, any `other_cost` for the others; with
-    the Toad's ability a recipe that needs the waived ingredient costs 1 less."""
+    """The Alchemist's Gift: any `love_cost` ingredients for a Love Potion, any `other_cost` for the others (the
+    player chooses which); with the Toad's ability a recipe that needs the waived ingredient costs 1 less."""
 
     id: ClassVar[str] = "alchemists_gift"
     changes_price: ClassVar[bool] = True
@@ -241,20 +241,11 @@ class AlchemistsGift(OmenEffect):
         return sum(p.res) >= self._cost(g, potion, waive) - discount
 
     def pay_recipe(self, g: Game, p: Player, potion: int, discount: int, waive: int) -> int:
-        """The recipe's own ingredients first, then the most plentiful others, Crystals last."""
+        """Any ingredients ("any 3 Ingredients ... any 2"), each chosen by the player (``Kind.PAY``), fewer by the
+        discount."""
         cost = self._cost(g, potion, waive)
         free = min(discount, cost)
-        cost -= free
-        recipe = g.content.potions[potion].recipe
-        left = list(p.res)
-        items = []
-        for _ in range(cost):
-            own = [i for i in recipe if i != waive and left[i] > 0]
-            others = sorted((i for i in range(CRYSTAL) if left[i] > 0), key=lambda i: -left[i])
-            item = own[0] if own else others[0] if others else CRYSTAL
-            left[item] -= 1
-            items.append(item)
-        payment.pay(g, p, items, f"potion:{g.content.potions[potion].id}")
+        payment.pay(g, p, (payment.ANY,) * (cost - free), f"potion:{g.content.potions[potion].id}")
         return discount - free
 
 

@@ -87,6 +87,11 @@ class SpellHandlers(WitchHandlers):
         # declining keeps the resource; paying is for a ribbon (valued when the ritual was chosen)
         return [-need[i] if i >= 0 else -3.0 * self.w.ritual_row for i in decision.options]
 
+    def _discount(self, decision: Decision, view: LiveView) -> list[float]:
+        """A discount keeps one resource unpaid: the one worth most toward the recipes (a Crystal is wild)."""
+        need = self._ingredient_need(view, view.me)
+        return [need[i] for i in decision.options]
+
     def _remember(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         ids = self._t.action_ids
