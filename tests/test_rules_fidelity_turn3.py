@@ -12,7 +12,7 @@ from septima_sim.engine.decisions import Kind
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules.shapeshifting import animal_seat, cover
 from septima_sim.engine.state import SpellCard
-from tests.helpers import Scripted, action, area, first_active, make_game, place, witch
+from tests.helpers import Scripted, action, area, first_active, make_game, place, script, witch
 from tests.test_omens import og, om, on
 from tests.test_rules_fidelity import HERB, MUSHROOM, fly_then_collect, reading, relocate, remember_collect
 
@@ -270,3 +270,15 @@ def test_o4_alchemists_gift_the_player_chooses_the_ingredients(content: Content)
     pay = {Kind.PAY: lambda d, v: next(o for o in (SKULL_, ROOT_) if o in d.options)}
     g = _brew_one(content, "blindness-remedy", [1, 1, 0, 0, 1, 0], False, "alchemists-gift", **pay)
     assert len(g.policies[0].asked(Kind.PAY)) == 2 and g.s.players[0].res == [1, 0, 0, 0, 0, 0]
+
+
+# ---- W1 / audit C1: the Widow's action line claims no Septima match (it has no effect for her) -------------------
+
+
+def test_w1_the_widow_action_claims_no_septima_match() -> None:
+    """``septima-sim play -p 1 -s 1 --shapeshifting`` showed "Widow action move; matched the Septima" (S1 T4): the
+    Septima's markers apply to the player only, so her action line names no Septima match."""
+    out = script("play", "-p", "1", "-s", "1", "--shapeshifting")
+    assert out.returncode == 0, out.stderr
+    widow = [line for line in out.stdout.splitlines() if " Widow " in line and " action " in line]
+    assert len(widow) == 20 and not [line for line in widow if "Septima" in line]
