@@ -399,6 +399,53 @@ def test_reading_spiritual_link_dragomir_one_use() -> None:
     assert _dragomir_recruited(reading("spiritual_link_dragomir", "one-use")) == 3
 
 
+def _remember_chant(c: Content) -> int:
+    """A matched Remember (the Septima shows it) copying Chant from suspicion 4: the suspicion after the turn."""
+    chant = 0
+    g = make_game(c, policies=[Scripted(**{Kind.REMEMBER: lambda d, v: chant}), Scripted()])
+    chant, remember = action(g, "chant"), action(g, "remember")
+    p = g.s.players[0]
+    p.suspicion, p.discard = 4, [chant]
+    g.s.played = [remember, action(g, "heal")]
+    g.s.septima_right = remember
+    g.resolve_turn(p)
+    return p.suspicion
+
+
+def test_reading_remember_chant_raises(content: Content) -> None:
+    assert content.rules.readings.remember_chant.value == "raises"
+    assert _remember_chant(content) == 3  # -2 -1 from the copied Chant, +2 for matching the Septima (B21e)
+
+
+def test_reading_remember_chant_no_raise() -> None:
+    assert _remember_chant(reading("remember_chant", "no-raise")) == 1  # the copied bonus: no raise for the match
+
+
+def _plead_into_chamber_2(c: Content) -> tuple[Game, list[tuple[int, ...]]]:
+    """Plead with a witch in the first chamber and none in the second, choosing the second when offered: the game
+    and the chamber options asked."""
+    pol = Scripted(**{Kind.CHAMBER: lambda d, v: d.options[-1]})
+    g = make_game(c, policies=[pol, Scripted()])
+    g.s.players[0].crowd = 1
+    g.s.chamber2 = []
+    actions.plead(g, g.s.players[0], False, action(g, "plead"))
+    return g, [d.options for d in pol.asked(Kind.CHAMBER)]
+
+
+def test_reading_plead_empty_chamber_witch_needed(content: Content) -> None:
+    assert content.rules.readings.plead_empty_chamber.value == "witch-needed"
+    g, asked = _plead_into_chamber_2(content)
+    assert asked == [] and g.s.seated == [[], [0], []]  # the first chamber only (no question)
+
+
+def test_reading_plead_empty_chamber_any_chamber() -> None:
+    g, asked = _plead_into_chamber_2(reading("plead_empty_chamber", "any-chamber"))
+    assert asked == [(1, 2)] and g.s.seated == [[], [], [0]]  # the empty second chamber is offered
+    g.s.chamber1 = -1  # no witch to judge: the seated citizen waits for one in vain ...
+    trials.trial_phase(g, crowd_picks=False)
+    assert g.s.seated == [[], [], []] and g.s.players[0].crowd == 1  # ... and is back in the crowd after the trials
+
+
 # ---- readings through the console script ---------------------------------------------------------------------
 
 

@@ -59,6 +59,8 @@ READINGS: dict[str, tuple[str, ...]] = {
     "practical_potions": ("own-turn", "after-card"),
     "remember_abilities": ("card-text", "played-card", "copied-card"),
     "spiritual_link_dragomir": ("two-uses", "one-use"),
+    "remember_chant": ("raises", "no-raise"),
+    "plead_empty_chamber": ("witch-needed", "any-chamber"),
 }
 """The readings a designer can switch (rules.toml [readings], docs/rules.md) and the values the engine plays."""
 
@@ -419,6 +421,8 @@ class Readings:
     practical_potions: Reading
     remember_abilities: Reading
     spiritual_link_dragomir: Reading
+    remember_chant: Reading
+    plead_empty_chamber: Reading
 
 
 @dataclass(frozen=True, slots=True)

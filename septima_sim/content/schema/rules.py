@@ -192,6 +192,8 @@ class Readings(Schema):
     practical_potions: Reading
     remember_abilities: Reading
     spiritual_link_dragomir: Reading
+    remember_chant: Reading
+    plead_empty_chamber: Reading
 
     @model_validator(mode="after")
     def _known(self) -> Readings:
