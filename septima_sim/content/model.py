@@ -452,6 +452,9 @@ class Content:
     widow: Widow
     hash: str
     provenance: FrozenDict[str, FrozenDict[str, int]] = field(default_factory=FrozenDict)  # file -> tag -> count
+    assumed: FrozenDict[str, tuple[str, ...]] = field(default_factory=FrozenDict)
+    """Partly assumed items: their name in the content tree (``witches.johanna``, ``setup``, ``omens.paranoia.dark``)
+    -> the fields assumed (``assumed = [...]`` beside ``provenance``)."""
     omens: tuple[Omen, ...] = ()
     omen_threshold: FrozenDict[int, int] = field(default_factory=FrozenDict)  # players -> suspicion for the dark half
     omen_deck_size: int = 3  # cards above the Witches' Sabbath
