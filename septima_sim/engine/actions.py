@@ -216,7 +216,7 @@ def _outcrop_acts(g: Game, played: int) -> bool:
     """Whether adjacent crystal outcrops give Collect's Crystal while `played` was played. The Crystal is part of
     Collect's own text (seed 001 「收集鄰近的月亮標示資源和水晶」), so it comes with Remember's copy too, unless
     reading ``remember_abilities`` is "played-card"."""
-    return g.action_ids[played] == "collect" or g.rules.readings.remember_abilities.value != "played-card"
+    return _is_played(g, "collect", played) or g.rules.readings.remember_abilities.value != "played-card"
 
 
 def _shrine_acts(g: Game, played: int) -> bool:
@@ -224,7 +224,12 @@ def _shrine_acts(g: Game, played: int) -> bool:
     special areas work like buildings, which work like witches (seed 001 「特殊地區也是和建築一樣」,
     「建築就像女巫一樣」): it triggers on playing Ritual, so not for Remember's copy unless reading
     ``remember_abilities`` is "copied-card"."""
-    return g.action_ids[played] == "ritual" or g.rules.readings.remember_abilities.value == "copied-card"
+    return _is_played(g, "ritual", played) or g.rules.readings.remember_abilities.value == "copied-card"
+
+
+def _is_played(g: Game, card: str, played: int) -> bool:
+    """Whether `card` resolves as the card played (not as Remember's copy)."""
+    return g.action_ids[played] == card
 
 
 def _bonus_first(g: Game, p: Player, card: str, choice: bool, default: int) -> bool:

@@ -263,7 +263,7 @@ def suspicion_step(g: Game, p: Player, card: int, others: int, septima: bool, oi
     r = g.rules
     copy = g.s.remember_copy[p.seat]
     if g.icon[card] == g.chant or (
-        copy >= 0 and g.icon[copy] == g.chant and r.readings.remember_chant.value == "no-raise"
+        copy >= 0 and g.icon[copy] == g.chant and g.rules.readings.remember_chant.value == "no-raise"
     ):
         raise_by = 0
     else:

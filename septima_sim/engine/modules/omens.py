@@ -112,7 +112,7 @@ class OmensModule(Module):
         half: OmenHalf = getattr(g.content.omens[card], side)
         self.effect = HALVES[half.hook](half)
         self.effect.cause = f"omen:{g.content.omens[card].id}/{side}"
-        self.effect.optional = side == "bright"
+        self.effect.optional = half is g.content.omens[card].bright
         g.s.fx = self.effect
 
     def season_over(self, g: Game) -> None:
@@ -380,7 +380,9 @@ class SpiritualLink(OmenEffect):
         if not ability.trigger or w.id in excluded:
             return recall
         seats = g.s.order if first_chamber and w.id in everyone else [winner]
-        if ability.trigger == "after_trial" and g.rules.readings.spiritual_link_dragomir.value == "one-use":
+        after_trial = g.tables.triggers.by_trigger.get("after_trial")
+        acts_after_trial = after_trial is not None and bool(after_trial.witch[witch])
+        if acts_after_trial and g.rules.readings.spiritual_link_dragomir.value == "one-use":
             seats = [s for s in seats if witch not in g.s.players[s].coven]  # its coven trigger is the one use
         for s in seats:
             if g.ask(Kind.OMEN, s, (1, 0), self.id) == 1:
