@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from septima_sim.content import Content
 from septima_sim.content.model import READINGS
+from septima_sim.content.provenance import partly_assumed
 from septima_sim.engine.config import COLOURS
 
 
@@ -23,15 +24,22 @@ def summary(content: Content) -> str:
         f"  buildings {len(c.buildings):3}  {', '.join(b.name for b in c.buildings)}",
         f"  goals     {len(c.goals):3}",
         "",
-        "Provenance (items per file and tag; 'assumed' = a stand-in for a number or text no source gives):",
+        "Provenance (items per file and tag; 'assumed' = a stand-in for a number or text no source gives; 'partly'",
+        "= items tagged with a source whose fields listed below are assumed):",
     ]
     tags = ("seed-base", "seed-expansion", "public", "assumed")
-    lines.append(f"  {'file':<18}" + "".join(f"{t:>16}" for t in tags))
+    partly = partly_assumed(c)
+    lines.append(f"  {'file':<18}" + "".join(f"{t:>16}" for t in tags) + f"{'partly':>8}")
     for file in sorted(c.provenance):
         counts = c.provenance[file]
-        lines.append(f"  {file:<18}" + "".join(f"{counts.get(t, 0):>16}" for t in tags))
+        row = "".join(f"{counts.get(t, 0):>16}" for t in tags)
+        lines.append(f"  {file:<18}{row}{len(partly.get(file, ())):>8}")
     totals = {t: sum(v.get(t, 0) for v in c.provenance.values()) for t in tags}
-    lines.append(f"  {'total':<18}" + "".join(f"{totals[t]:>16}" for t in tags))
+    row = "".join(f"{totals[t]:>16}" for t in tags)
+    lines.append(f"  {'total':<18}{row}{len(c.assumed):>8}")
+    lines.append(f"  {totals['assumed']} items fully assumed, {len(c.assumed)} partly assumed:")
+    for file, items in sorted(partly.items()):
+        lines.append(f"    {file}: " + "; ".join(f"{name} ({', '.join(fields)})" for name, fields in items))
     lines += ["", "Readings (switch one with the override readings.<name>.value; docs/rules.md explains each value):"]
     for name in READINGS:
         r = getattr(c.rules.readings, name)

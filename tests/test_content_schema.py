@@ -72,6 +72,17 @@ def test_schema_names_match_the_engine() -> None:
         ("ritual.start_column", 9, "ritual.toml: ritual.start_column: outside the track (columns 0..4)"),
         ("map.areas.hospital.q", 1, "map.toml: map.areas.river-meadow: two areas at (1, 0)"),
         ("widow_cards.collect.effects", [{"effect": "fly"}], "widow.toml: widow_cards.collect.effects[0].effect"),
+        # provenance per value (issue 26): `assumed` names real fields of an item that comes from a source
+        (
+            "witches.johanna.assumed",
+            ["effekts"],
+            "witches.toml: witches.johanna.assumed[0]: unknown field of this item "
+            "'effekts' (did you mean effects? allowed: name, trigger, effects, passive, note)",
+        ),
+        ("witches.johanna.assumed", ["effects", "effects"], "witches.johanna.assumed[1]: 'effects' is listed twice"),
+        ("witches.agatha.assumed", ["effects"], "witches.agatha.assumed: the whole item is assumed (provenance = "),
+        ("setup.assumed", ["start_crystal"], "rules.toml: setup.assumed[0]: unknown field of this item"),
+        ("omens.paranoia.dark.assumed", ["amount", "hook"], "omens.paranoia.dark.assumed[1]: unknown field"),
     ],
 )
 def test_unplayable_override_names_file_key_and_what_is_allowed(path: str, value: Any, message: str) -> None:

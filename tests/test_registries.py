@@ -37,6 +37,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("config.py", "'omens' in names"): "the legacy GameConfig flags of the two expansions",
     ("game.py", "kind == 'action'"): "an output event's kind, not content",
     ("view.py", "g.s.step == 'select'"): "the search replay stops at the game's selection step (flow, not content)",
+    ("crowd_picks.py", "g.s.step != 'crowd'"): "the trial phase's crowd picks (flow, not content): Empowering's limit",
     ("modules/shapeshifting.py", "record['kind'] == 'action'"): "an output event's kind, not content",
     ("modules/widow.py", "'shapeshifting' in g.config.modules"): "S9: the solo rule that reads whether a module is on",
     ("passives.py", "e.kind == 'passive'"): "building the per-pack table",

@@ -19,6 +19,7 @@ from PIL import Image
 from septima_sim import store
 from septima_sim.analysis import Settings
 from septima_sim.cli import main as entry
+from septima_sim.content import load_content
 from septima_sim.report import build_report
 from tests.helpers import CHROMIUM, chromium_dom
 
@@ -80,6 +81,26 @@ def test_html_is_self_contained_with_headlines(report) -> None:  # type: ignore[
     assert 'id="modules"' in html and 'id="solo"' not in html and 'id="personas"' not in html
     assert "Omen" not in "".join(line for line in report.headlines)
     assert report.markdown.read_text().startswith("# Septima balance report")
+
+
+@pytest.mark.slow
+def test_findings_on_assumed_content_say_whether_wholly_or_partly(report) -> None:  # type: ignore[no-untyped-def]
+    """Issue #26: a witch the seeds name whose effect is assumed (Johanna, Aylana, Tommy, Dragomir) reads "partly
+    assumed: effects" next to its number in summary.md and report.html; a wholly assumed witch "assumed content"; a
+    witch wholly from the seeds (Edith, Bryn) neither."""
+    content = load_content()
+    partly = {name.split(".")[1] for name in content.assumed if name.startswith("witches.")}
+    wholly = {w.id for w in content.witches if w.provenance == "assumed"}
+    summary = report.markdown.read_text()
+    rows = {
+        c[2]: line for line in summary.splitlines() if (c := [x.strip() for x in line.split("|")])[1:2] == ["witch"]
+    }
+    assert partly & set(rows) and wholly & set(rows)
+    for witch, line in rows.items():
+        assert ("(partly assumed: effects)" in line) == (witch in partly), line
+        assert ("(assumed content)" in line) == (witch in wholly), line
+    html = report.html.read_text()
+    assert html.count("partly assumed: effects") >= len(partly & set(rows))
 
 
 @pytest.mark.slow

@@ -442,18 +442,20 @@ def test_b15_good_luck_charm_rerolls(content: Content) -> None:
     assert p.charms == 1 and p.captures == 1 and g.rng_dice.calls == 2
 
 
-def test_b16_relocation_pulls_first_active_hunter_counterclockwise(content: Content) -> None:
+def test_b16_relocation_pulls_the_first_active_hunter_lying_down(content: Content) -> None:
+    """Seed 001: the active hunter travels counterclockwise to your region (regions are numbered counterclockwise,
+    so the one that comes is the first found clockwise, at lower numbers), lying down."""
     g = make_game(content)
     p = g.s.players[0]
     v = next(v for v in g.board.edge_vertices if g.board.region_of[v] == 3)
     place(g, p, v)
     p.raised = True
-    g.s.hunter_space, g.s.hunter_active = [1, 5], [True, True]
+    g.s.hunter_space, g.s.hunter_active = [5, 1], [True, True]
     hunters.relocate_hunter(g, p)
-    assert g.s.hunter_space == [1, 3] and g.s.hunter_active == [True, False]
-    g.s.hunter_space, g.s.hunter_active = [1, 5], [True, False]  # an inactive hunter is skipped
+    assert g.s.hunter_space == [5, 3] and g.s.hunter_active == [True, False]
+    g.s.hunter_space, g.s.hunter_active = [5, 1], [True, False]  # an inactive hunter is skipped
     hunters.relocate_hunter(g, p)
-    assert g.s.hunter_space == [3, 5] and g.s.hunter_active == [False, False]
+    assert g.s.hunter_space == [3, 1] and g.s.hunter_active == [False, False]
     # no relocation when the region already holds a hunter, or without a raise
     g.s.hunter_space, g.s.hunter_active = [3, 5], [False, True]
     hunters.relocate_hunter(g, p)

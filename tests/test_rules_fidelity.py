@@ -229,10 +229,11 @@ def test_seed000_animal_form_protects_from_the_shapeshift_on_spiders(content: Co
 def test_readings_are_content_listed_and_complete(content: Content) -> None:
     rd = content.rules.readings
     assert {name: getattr(rd, name).allowed for name in READINGS} == READINGS
-    assert reading("hunter_direction", "counterclockwise").hash != content.hash  # a reading is content
+    assert reading("hunter_direction", "clockwise").hash != content.hash  # a reading is content
 
 
-def _relocate(c: Content) -> list[int]:
+def relocate(c: Content) -> list[int]:
+    """The hunter spaces after a raised seat in region 3 relocates, with active hunters on spaces 1 and 5."""
     g = make_game(c)
     p = g.s.players[0]
     place(g, p, next(v for v in g.board.edge_vertices if g.board.region_of[v] == 3))
@@ -242,13 +243,13 @@ def _relocate(c: Content) -> list[int]:
     return g.s.hunter_space
 
 
-def test_reading_hunter_direction_clockwise(content: Content) -> None:
-    assert content.rules.readings.hunter_direction.value == "clockwise"
-    assert _relocate(content) == [1, 3]  # the hunter of region 5 (counterclockwise of 3) travels clockwise
+def test_reading_hunter_direction_clockwise() -> None:
+    assert relocate(reading("hunter_direction", "clockwise")) == [1, 3]  # region 5's (ccw of 3) travels clockwise
 
 
-def test_reading_hunter_direction_counterclockwise() -> None:
-    assert _relocate(reading("hunter_direction", "counterclockwise")) == [3, 5]  # region 1's travels counterclockwise
+def test_reading_hunter_direction_counterclockwise(content: Content) -> None:
+    assert content.rules.readings.hunter_direction.value == "counterclockwise"  # seed 001, the default
+    assert relocate(content) == [3, 5]  # region 1's travels counterclockwise
 
 
 def _fox(c: Content, move: object) -> tuple[Game, Player, Scripted]:
@@ -296,13 +297,13 @@ def test_reading_fox_ability_the_move() -> None:
     assert pol.asked(Kind.ANIMAL_ABILITY) == [] and p.res[SKULL] == skulls + 1
 
 
-def _fly_then_collect(c: Content) -> tuple[Player, Scripted]:
+def fly_then_collect(c: Content, use: object = None) -> tuple[Player, Scripted]:
     """A player with a Flying Ointment on a vertex without Herb plays Collect with Herb lunar; the potion flies to a
-    Herb vertex."""
+    Herb vertex (`use`: the POTION_USE rule, default: use it at the first offer)."""
     target = -1
     pol = Scripted(
         **{
-            Kind.POTION_USE: lambda d, v: d.options[0],
+            Kind.POTION_USE: use or (lambda d, v: d.options[0]),
             Kind.MOVE: lambda d, v: target if target in d.options else v.me.vertex,
         }
     )
@@ -320,19 +321,20 @@ def _fly_then_collect(c: Content) -> tuple[Player, Scripted]:
     return p, pol
 
 
-def test_reading_practical_potions_after_card(content: Content) -> None:
-    p, pol = _fly_then_collect(content)
+def test_reading_practical_potions_after_card() -> None:
+    p, pol = fly_then_collect(reading("practical_potions", "after-card"))
     assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["after"]
     assert p.res[HERB] == 0  # collected where it stood, flew afterwards
 
 
-def test_reading_practical_potions_own_turn() -> None:
-    p, pol = _fly_then_collect(reading("practical_potions", "own-turn"))
+def test_reading_practical_potions_own_turn(content: Content) -> None:
+    assert content.rules.readings.practical_potions.value == "own-turn"  # seed 001, the default
+    p, pol = fly_then_collect(content)
     assert [d.context for d in pol.asked(Kind.POTION_USE)] == ["before"]
     assert p.res[HERB] >= 1  # flew first, then collected next to Herb
 
 
-def _remember_collect(c: Content) -> Player:
+def remember_collect(c: Content) -> Player:
     """Remember copies Collect next to a crystal outcrop and the Market (play:collect: a Mushroom)."""
     collect = 0
     pol = Scripted(**{Kind.REMEMBER: lambda d, v: collect, Kind.INGREDIENT: MUSHROOM})
@@ -352,13 +354,19 @@ def _remember_collect(c: Content) -> Player:
     return p
 
 
-def test_reading_remember_abilities_played_card(content: Content) -> None:
-    p = _remember_collect(content)
+def test_reading_remember_abilities_card_text(content: Content) -> None:
+    assert content.rules.readings.remember_abilities.value == "card-text"  # the default (issue #26)
+    p = remember_collect(content)
+    assert p.res[CRYSTAL] == 1 and p.res[MUSHROOM] == 0  # Collect's own Crystal comes; the Market follows Remember
+
+
+def test_reading_remember_abilities_played_card() -> None:
+    p = remember_collect(reading("remember_abilities", "played-card"))
     assert p.res[CRYSTAL] == 0 and p.res[MUSHROOM] == 0  # neither the outcrop nor the Market acts for the copy
 
 
 def test_reading_remember_abilities_copied_card() -> None:
-    p = _remember_collect(reading("remember_abilities", "copied-card"))
+    p = remember_collect(reading("remember_abilities", "copied-card"))
     assert p.res[CRYSTAL] == 1 and p.res[MUSHROOM] == 1  # both act for the copied Collect
 
 
@@ -389,6 +397,53 @@ def test_reading_spiritual_link_dragomir_two_uses(content: Content) -> None:
 
 def test_reading_spiritual_link_dragomir_one_use() -> None:
     assert _dragomir_recruited(reading("spiritual_link_dragomir", "one-use")) == 3
+
+
+def _remember_chant(c: Content) -> int:
+    """A matched Remember (the Septima shows it) copying Chant from suspicion 4: the suspicion after the turn."""
+    chant = 0
+    g = make_game(c, policies=[Scripted(**{Kind.REMEMBER: lambda d, v: chant}), Scripted()])
+    chant, remember = action(g, "chant"), action(g, "remember")
+    p = g.s.players[0]
+    p.suspicion, p.discard = 4, [chant]
+    g.s.played = [remember, action(g, "heal")]
+    g.s.septima_right = remember
+    g.resolve_turn(p)
+    return p.suspicion
+
+
+def test_reading_remember_chant_raises(content: Content) -> None:
+    assert content.rules.readings.remember_chant.value == "raises"
+    assert _remember_chant(content) == 3  # -2 -1 from the copied Chant, +2 for matching the Septima (B21e)
+
+
+def test_reading_remember_chant_no_raise() -> None:
+    assert _remember_chant(reading("remember_chant", "no-raise")) == 1  # the copied bonus: no raise for the match
+
+
+def _plead_into_chamber_2(c: Content) -> tuple[Game, list[tuple[int, ...]]]:
+    """Plead with a witch in the first chamber and none in the second, choosing the second when offered: the game
+    and the chamber options asked."""
+    pol = Scripted(**{Kind.CHAMBER: lambda d, v: d.options[-1]})
+    g = make_game(c, policies=[pol, Scripted()])
+    g.s.players[0].crowd = 1
+    g.s.chamber2 = []
+    actions.plead(g, g.s.players[0], False, action(g, "plead"))
+    return g, [d.options for d in pol.asked(Kind.CHAMBER)]
+
+
+def test_reading_plead_empty_chamber_witch_needed(content: Content) -> None:
+    assert content.rules.readings.plead_empty_chamber.value == "witch-needed"
+    g, asked = _plead_into_chamber_2(content)
+    assert asked == [] and g.s.seated == [[], [0], []]  # the first chamber only (no question)
+
+
+def test_reading_plead_empty_chamber_any_chamber() -> None:
+    g, asked = _plead_into_chamber_2(reading("plead_empty_chamber", "any-chamber"))
+    assert asked == [(1, 2)] and g.s.seated == [[], [], [0]]  # the empty second chamber is offered
+    g.s.chamber1 = -1  # no witch to judge: the seated citizen waits for one in vain ...
+    trials.trial_phase(g, crowd_picks=False)
+    assert g.s.seated == [[], [], []] and g.s.players[0].crowd == 1  # ... and is back in the crowd after the trials
 
 
 # ---- readings through the console script ---------------------------------------------------------------------

@@ -81,6 +81,7 @@ def status_frame(outcomes: list[Outcome]) -> pl.DataFrame:
                 "component": o.component.id,
                 "arm": o.component.arm,
                 "provenance": o.component.provenance,
+                "assumed": o.component.assumed,
                 "games": o.games,
                 "status": o.status,
             }
@@ -91,6 +92,7 @@ def status_frame(outcomes: list[Outcome]) -> pl.DataFrame:
             "component": pl.String,
             "arm": pl.String,
             "provenance": pl.String,
+            "assumed": pl.String,
             "games": pl.Int64,
             "status": pl.String,
         },

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,7 @@ class Component:
     content: Path | None
     problem: str | None = None
     seat: int | None = None
+    assumed: str = ""  # its assumed parts when partly assumed (``content.provenance.assumed_parts``)
 
     @property
     def arm(self) -> str:
@@ -175,9 +176,9 @@ def prepare(
     arm_seats = [None] if REMOVED in arms else []
     comps = []
     for kind, ident in chosen:
-        tag = provenance(kind, ident, exp.content_dir)
+        tag, assumed = provenance(kind, ident, exp.content_dir)
         for seat in [*arm_seats, *(range(seats) if FORCED in arms and kind.forceable else ())]:
-            comps.append(_variant(Component(kind, ident, tag, None, seat=seat), out, exp, str(config)))
+            comps.append(_variant(Component(kind, ident, tag, None, seat=seat, assumed=assumed), out, exp, str(config)))
     return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps)
 
 
@@ -192,11 +193,11 @@ def _variant(comp: Component, out: Path, exp: Experiment, source: str) -> Compon
         elif seat is not None and not (dest / "rules.toml").is_file():
             write_forced(exp.content_dir, kind, ident, seat, dest)
         _build(exp.resolved(), source, dest, 1, 1)  # the config's overrides must apply to the variant
-        return Component(kind, ident, comp.provenance, dest, seat=seat)
+        return replace(comp, content=dest)
     except NotRemovable as exc:
-        return Component(kind, ident, comp.provenance, None, f"{what}: {exc}", seat)
+        return replace(comp, problem=f"{what}: {exc}")
     except ExperimentError as exc:
-        return Component(kind, ident, comp.provenance, None, f"{what} with this config: {exc}", seat)
+        return replace(comp, problem=f"{what} with this config: {exc}")
 
 
 def _build(config: dict[str, Any], source: str, content: Path | None, games: int, shard_size: int) -> Experiment:

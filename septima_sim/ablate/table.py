@@ -8,6 +8,8 @@ from pathlib import Path
 
 import polars as pl
 
+from septima_sim.content import provenance as sourced
+
 CSV = "ablation.csv"
 DETAIL = "ablation_detail.csv"
 STATUS = "ablation_status.csv"
@@ -28,31 +30,35 @@ COLUMNS = (
 """The columns of ``ablation.csv``, in order (issue 16; ``arm``: ``removed`` or ``forced:<seat>``)."""
 
 
-def note(kind: str, provenance: str) -> str:
-    """What to read next to a component's number: assumed content, and an animal's tie to its seat colour."""
+def note(kind: str, provenance: str, assumed: str = "") -> str:
+    """What to read next to a component's number: assumed content (wholly, or partly: which parts,
+    ``content.provenance.note``), and an animal's tie to its seat colour."""
     parts = []
-    if provenance == "assumed":
-        parts.append("assumed content")
+    mark = sourced.note(provenance, assumed)
+    if mark:
+        parts.append(mark)
     if kind == "animal":
         parts.append("tied to seat colour: measured on the seat of its colour")
     return "; ".join(parts)
 
 
 def read(folder: Path) -> pl.DataFrame | None:
-    """``ablation.csv`` with ``provenance``, ``status`` and ``note`` columns, or None when ``folder`` holds none."""
+    """``ablation.csv`` with ``provenance``, ``assumed``, ``status`` and ``note`` columns, or None when ``folder``
+    holds none."""
     path = folder / CSV
     if not path.is_file():
         return None
     rows = with_arm(pl.read_csv(path, schema_overrides={"cell": pl.String, "component": pl.String}))
     status_path = folder / STATUS
     if status_path.is_file():
-        status = with_arm(pl.read_csv(status_path, schema_overrides={"component": pl.String})).select(
-            "kind", "component", "arm", "provenance", "status"
-        )
+        status = with_arm(pl.read_csv(status_path, schema_overrides={"component": pl.String, "assumed": pl.String}))
+        if "assumed" not in status.columns:  # written before partly assumed content was marked
+            status = status.with_columns(assumed=pl.lit(""))
+        status = status.select("kind", "component", "arm", "provenance", "assumed", "status")
         rows = rows.join(status, on=["kind", "component", "arm"], how="left")
     else:
-        rows = rows.with_columns(provenance=pl.lit(""), status=pl.lit(""))
-    notes = [note(k, p or "") for k, p in rows.select("kind", "provenance").iter_rows()]
+        rows = rows.with_columns(provenance=pl.lit(""), assumed=pl.lit(""), status=pl.lit(""))
+    notes = [note(k, p or "", a or "") for k, p, a in rows.select("kind", "provenance", "assumed").iter_rows()]
     return rows.with_columns(note=pl.Series(notes, dtype=pl.String))
 
 

@@ -22,6 +22,7 @@ import tomlkit
 
 from septima_sim.ablate.kinds import Kind
 from septima_sim.content import ContentError, load_content
+from septima_sim.content import provenance as sourced
 from septima_sim.content.loader import BASE_DIR, content_tree
 
 WITCH_LISTS = ("everyone", "excluded")
@@ -41,10 +42,11 @@ def components(kind: Kind, content_dir: Path | None) -> list[str]:
     return list(items)
 
 
-def provenance(kind: Kind, ident: str, content_dir: Path | None) -> str:
-    """The provenance tag of a component (``assumed``, ``seed-base``...)."""
+def provenance(kind: Kind, ident: str, content_dir: Path | None) -> tuple[str, str]:
+    """The provenance tag of a component (``assumed``, ``seed-base``...) and its assumed parts (``effects``; ''
+    for none: ``content.provenance.assumed_parts``)."""
     item = content_tree(content_dir).get(kind.namespace, {}).get(ident, {})
-    return str(item.get("provenance", "")) if isinstance(item, dict) else ""
+    return sourced.tag(item), sourced.assumed_parts(item)
 
 
 def write_variant(content_dir: Path | None, kind: Kind, ident: str, dest: Path) -> str:

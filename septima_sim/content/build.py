@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
 from septima_sim.content import schema as s
@@ -33,7 +33,7 @@ from septima_sim.content.model import (
     Widow,
     Witch,
 )
-from septima_sim.content.schema.common import AbilityCard
+from septima_sim.content.schema.common import AbilityCard, Sourced
 from septima_sim.content.schema.common import Effect as EffectSpec
 from septima_sim.content.schema.omens import OmenHalf as OmenHalfSpec
 from septima_sim.content.schema.pack import NAMESPACE_FILE
@@ -72,34 +72,43 @@ def _per_players(table: Mapping[str, V]) -> FrozenDict[int, V]:
     return frozen({int(k): v for k, v in table.items()})
 
 
-def _provenance(pack: s.Pack) -> FrozenDict[str, FrozenDict[str, int]]:
-    """How many items of each file carry each provenance tag (tables count once, Omen halves count too)."""
-    counts: dict[str, dict[str, int]] = {}
-
-    def count(ns: str, tag: str) -> None:
-        per_file = counts.setdefault(NAMESPACE_FILE[ns], {})
-        per_file[tag] = per_file.get(tag, 0) + 1
-
+def _sourced(pack: s.Pack) -> Iterator[tuple[str, str, Sourced]]:
+    """Every item that carries a provenance tag: (namespace, its name in the tree, the item); tables count once,
+    Omen cards and both their halves count too."""
     for ns in _RULES_TABLES:
-        count(ns, getattr(pack, ns).provenance)
+        yield ns, ns, getattr(pack, ns)
     for name in READINGS:
-        count("readings", getattr(pack.readings, name).provenance)
+        yield "readings", f"readings.{name}", getattr(pack.readings, name)
     for ns in ("actions", "ingredients", "diseases", "potions", "patient_tiles"):
-        for item in getattr(pack, ns).values():
-            count(ns, item.provenance)
-    count("map", pack.map.provenance)
+        for ident, item in getattr(pack, ns).items():
+            yield ns, f"{ns}.{ident}", item
+    yield "map", "map", pack.map
     for ns in ("spells", "witches", "buildings", "goals", "animals"):
-        for item in getattr(pack, ns).values():
-            count(ns, item.provenance)
-    count("omens", pack.omens.provenance)
-    for card in pack.omens.cards.values():
-        for tag in (card.provenance, card.bright.provenance, card.dark.provenance):
-            count("omens", tag)
-    count("widow", pack.widow.provenance)
+        for ident, item in getattr(pack, ns).items():
+            yield ns, f"{ns}.{ident}", item
+    yield "omens", "omens", pack.omens
+    for ident, card in pack.omens.cards.items():
+        yield "omens", f"omens.{ident}", card
+        yield "omens", f"omens.{ident}.bright", card.bright
+        yield "omens", f"omens.{ident}.dark", card.dark
+    yield "widow", "widow", pack.widow
     for ns in ("widow_cards", "tribulations"):
-        for item in getattr(pack, ns).values():
-            count(ns, item.provenance)
+        for ident, item in getattr(pack, ns).items():
+            yield ns, f"{ns}.{ident}", item
+
+
+def _provenance(pack: s.Pack) -> FrozenDict[str, FrozenDict[str, int]]:
+    """How many items of each file carry each provenance tag (``_sourced``)."""
+    counts: dict[str, dict[str, int]] = {}
+    for ns, _, item in _sourced(pack):
+        per_file = counts.setdefault(NAMESPACE_FILE[ns], {})
+        per_file[item.provenance] = per_file.get(item.provenance, 0) + 1
     return frozen({file: frozen(tags) for file, tags in counts.items()})
+
+
+def _assumed(pack: s.Pack) -> FrozenDict[str, tuple[str, ...]]:
+    """The partly assumed items (tree name -> the fields assumed), in file order."""
+    return frozen({name: tuple(item.assumed) for _, name, item in _sourced(pack) if item.assumed})
 
 
 def _rules(pack: s.Pack) -> Rules:
@@ -315,6 +324,7 @@ def build(pack: s.Pack, content_hash: str) -> Content:
         widow=_widow(pack),
         hash=content_hash,
         provenance=_provenance(pack),
+        assumed=_assumed(pack),
         omens=_omens(pack),
         omen_threshold=_per_players(pack.omens.threshold),
         omen_deck_size=pack.omens.deck_size,

@@ -54,11 +54,13 @@ WISDOM_SOURCES: tuple[str, ...] = (
 """Where Wisdom is booked (an effect's ``source = ...``); the engine's ``results.SOURCES`` is this tuple."""
 
 READINGS: dict[str, tuple[str, ...]] = {
-    "hunter_direction": ("clockwise", "counterclockwise"),
+    "hunter_direction": ("counterclockwise", "clockwise"),
     "fox_ability": ("after-move", "the-move"),
-    "practical_potions": ("after-card", "own-turn"),
-    "remember_abilities": ("played-card", "copied-card"),
+    "practical_potions": ("own-turn", "after-card"),
+    "remember_abilities": ("card-text", "played-card", "copied-card"),
     "spiritual_link_dragomir": ("two-uses", "one-use"),
+    "remember_chant": ("raises", "no-raise"),
+    "plead_empty_chamber": ("witch-needed", "any-chamber"),
 }
 """The readings a designer can switch (rules.toml [readings], docs/rules.md) and the values the engine plays."""
 
@@ -206,10 +208,10 @@ OMEN_HOOKS: FrozenDict[str, tuple[str, ...]] = FrozenDict(
     {
         # seed-named halves (RULINGS O4)
         "alchemists_gift": ("love_cost", "other_cost"),  # Love Potion from any love_cost ingredients, others other_cost
-        "ready_extra": ("amount",),  # readying a spell readies `amount` more (never as a crowd pick)
+        "ready_extra": ("amount",),  # readying a spell readies `amount` more (not as a crowd pick after a trial)
         "heal_any_remedy": (),  # any Remedy heals any patient (track of the patient; Edith: any)
         "exile_witch": (),  # each player marks a coven witch face down (ability off), exiled at the season's end
-        "free_practical": ("brewed",),  # brewing `brewed` potions in one action gives a free Practical potion
+        "free_practical": ("brewed",),  # a Brew that brews at least `brewed` potions also gains a free Practical one
         "buildings_anywhere": (),  # building abilities need no adjacency (outcrops and shrines still do)
         "offering_cost": ("amount",),  # an offering to enter a ribbon row costs `amount` ingredients
         "trial_picks": ("amount", "max"),  # crowd picks after the trials change by `amount`, at most `max`
@@ -419,6 +421,8 @@ class Readings:
     practical_potions: Reading
     remember_abilities: Reading
     spiritual_link_dragomir: Reading
+    remember_chant: Reading
+    plead_empty_chamber: Reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,6 +452,9 @@ class Content:
     widow: Widow
     hash: str
     provenance: FrozenDict[str, FrozenDict[str, int]] = field(default_factory=FrozenDict)  # file -> tag -> count
+    assumed: FrozenDict[str, tuple[str, ...]] = field(default_factory=FrozenDict)
+    """Partly assumed items: their name in the content tree (``witches.johanna``, ``setup``, ``omens.paranoia.dark``)
+    -> the fields assumed (``assumed = [...]`` beside ``provenance``)."""
     omens: tuple[Omen, ...] = ()
     omen_threshold: FrozenDict[int, int] = field(default_factory=FrozenDict)  # players -> suspicion for the dark half
     omen_deck_size: int = 3  # cards above the Witches' Sabbath

@@ -43,7 +43,7 @@ def collect(g: Game, p: Player, matched: bool, played: int) -> None:
                     first = a.ingredient
             elif a.ingredient not in non_lunar:
                 non_lunar.append(a.ingredient)
-        if a.outcrop and _areas_act(g, "collect", played):
+        if a.outcrop and _outcrop_acts(g, played):
             g.gain_res(p, CRYSTAL)
     extra = passive(g, p, "collect_extra")
     if extra and first >= 0:
@@ -144,10 +144,16 @@ def chant(g: Game, p: Player, matched: bool, played: int) -> None:
 
 
 def recruit(g: Game, p: Player, matched: bool, played: int) -> None:
-    """B21c: send 1 loyal citizen from supply to the crowd; Also: take any 1 crowd pick."""
+    """B21c: send 1 loyal citizen from supply to the crowd; Also, before or after (B12): take any 1 crowd pick. The
+    order is asked only when an ability after the main depends on where the leader stands (the Cat: next to a Town),
+    which the move pick can change, and a citizen is left for it; else the main ability first."""
+    order_matters = p.fx.recruit_depends_on_position and p.supply > 1
+    first = matched and _bonus_first(g, p, "recruit", order_matters, default=0)
+    if first:
+        crowd.crowd_picks(g, p, 1)
     crowd.citizen_to_crowd(g, p, 1)
     p.fx.after_recruit_action(g, p)
-    if matched:
+    if matched and not first:
         crowd.crowd_picks(g, p, 1)
 
 
@@ -169,8 +175,9 @@ def plead(g: Game, p: Player, matched: bool, played: int) -> None:
 def remember(g: Game, p: Player, matched: bool, played: int) -> None:
     """B21e: resolve the main ability of a discarded card; bonus: its matching bonus too.
     Matching is judged on Remember; witches' triggers fire for Remember, not for the copy. Reading
-    ``remember_abilities``: crystal outcrops, shrines and buildings' play-triggers act for the played card only
-    ("played-card": none for the copy) or for the copied card too ("copied-card")."""
+    ``remember_abilities``: what the copied card's own text holds comes with the copy (Collect's outcrop Crystals)
+    while shrines and buildings' play-triggers act for the played card, Remember ("card-text", seed 001); none of
+    them for the copy ("played-card"); or all of them for the copy too ("copied-card")."""
     if p.fx.replace_remember(g, p, matched):
         return
     opts = sorted(set(p.discard) - {g.action_index["remember"]})
@@ -197,7 +204,7 @@ def ritual(g: Game, p: Player, matched: bool, played: int) -> None:
     if matched and not first:
         ritual_track.ritual_bonus(g, p)
     p.fx.after_ritual(g, p)
-    if not _areas_act(g, "ritual", played):
+    if not _shrine_acts(g, played):
         return
     for ai in g.board.vertex_areas[p.vertex]:
         element = g.content.areas[ai].shrine
@@ -205,10 +212,24 @@ def ritual(g: Game, p: Player, matched: bool, played: int) -> None:
             spells.ready_spell(g, p, element)
 
 
-def _areas_act(g: Game, card: str, played: int) -> bool:
-    """Whether the special areas (crystal outcrops, shrines) act for `card` resolved while `played` was played:
-    always for the card itself; for Remember's copy only under reading ``remember_abilities`` "copied-card"."""
-    return g.action_ids[played] == card or g.rules.readings.remember_abilities.value == "copied-card"
+def _outcrop_acts(g: Game, played: int) -> bool:
+    """Whether adjacent crystal outcrops give Collect's Crystal while `played` was played. The Crystal is part of
+    Collect's own text (seed 001 「收集鄰近的月亮標示資源和水晶」), so it comes with Remember's copy too, unless
+    reading ``remember_abilities`` is "played-card"."""
+    return _is_played(g, "collect", played) or g.rules.readings.remember_abilities.value != "played-card"
+
+
+def _shrine_acts(g: Game, played: int) -> bool:
+    """Whether adjacent shrines ready a spell for Ritual while `played` was played. A shrine is a special area, and
+    special areas work like buildings, which work like witches (seed 001 「特殊地區也是和建築一樣」,
+    「建築就像女巫一樣」): it triggers on playing Ritual, so not for Remember's copy unless reading
+    ``remember_abilities`` is "copied-card"."""
+    return _is_played(g, "ritual", played) or g.rules.readings.remember_abilities.value == "copied-card"
+
+
+def _is_played(g: Game, card: str, played: int) -> bool:
+    """Whether `card` resolves as the card played (not as Remember's copy)."""
+    return g.action_ids[played] == card
 
 
 def _bonus_first(g: Game, p: Player, card: str, choice: bool, default: int) -> bool:

@@ -23,12 +23,14 @@ def citizen_to_crowd(g: Game, p: Player, n: int) -> None:
 
 
 def open_chambers(g: Game) -> list[int]:
-    """The trial chambers (1, 2) that hold a witch and a free seat."""
+    """The trial chambers (1, 2) with a free seat that hold a witch; reading ``plead_empty_chamber`` "any-chamber"
+    opens the empty second chamber too (seed 001 Plead 「任一個審判庭」: its citizens wait for a witch sent there this
+    season, else they go back to the crowd after the trials)."""
     seats = g.rules.trial_seats[g.n]
     opts = []
     if g.s.chamber1 >= 0 and len(g.s.seated[1]) < seats:
         opts.append(1)
-    if g.s.chamber2 and len(g.s.seated[2]) < seats:
+    if (g.s.chamber2 or g.rules.readings.plead_empty_chamber.value == "any-chamber") and len(g.s.seated[2]) < seats:
         opts.append(2)
     return opts
 

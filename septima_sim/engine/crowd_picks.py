@@ -57,9 +57,11 @@ def _ready_possible(g: Game, p: Player) -> bool:
 
 
 def _ready_spell(g: Game, p: Player) -> None:
-    """Pay 1 resource -> ready a spell (Empowering Constellation: one spell per crowd pick)."""
+    """Pay 1 resource -> ready a spell. Empowering Constellation readies one more, except for a crowd pick after a
+    trial (seed 000: "If you ready a Spell as a Crowd Pick after a Trial, you cannot ready another"): the trial
+    phase's picks run in step ``crowd``; a moon-phase pick (Recruit's bonus, an effect) is boosted."""
     payment.pay(g, p, (payment.ANY,), "crowd_pick:ready_spell")
-    spells.ready_spell(g, p, "", boost=False)
+    spells.ready_spell(g, p, "", boost=g.s.step != "crowd")
 
 
 CROWD_PICKS: dict[str, CrowdPick] = {

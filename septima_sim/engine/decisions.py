@@ -32,6 +32,7 @@ class Kind:
     DISCARD_WITCH: Final = "discard_witch"  # witch index discarded to make room
     CROWD_PICK: Final = "crowd_pick"  # pick index into crowd.PICKS, -1 = stop
     PAY: Final = "pay"  # resource index 0..5 (5 = Crystal) to pay, -1 = decline; context: the cause (payment.pay)
+    DISCOUNT: Final = "discount"  # resource index 0..5 (5 = Crystal) a discount keeps unpaid; context: the cause
     CHARM_REROLL: Final = "charm_reroll"  # 1 = spend a Good Luck Charm to reroll, 0 = keep
     SPELL_USE: Final = "spell_use"  # index into the player's spells, -1 = stop
     READY_SPELL: Final = "ready_spell"  # index into the player's spells
@@ -95,6 +96,7 @@ OPTION_DOMAINS: Final[dict[str, tuple[str, ...]]] = {
     Kind.DISCARD_WITCH: ("witch",),
     Kind.CROWD_PICK: ("crowd_pick", "stop"),
     Kind.PAY: ("resource", "stop"),
+    Kind.DISCOUNT: ("resource",),
     Kind.CHARM_REROLL: ("yes_no",),
     Kind.SPELL_USE: ("held_spell", "stop"),
     Kind.READY_SPELL: ("held_spell",),

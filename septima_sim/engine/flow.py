@@ -256,10 +256,15 @@ def resolve_turn(g: Game, p: Player) -> None:
 
 def suspicion_step(g: Game, p: Player, card: int, others: int, septima: bool, oil: bool) -> None:
     """B13: +1 for matching a player, +2 for the Septima (both: +3); a matched Chant (or Shapeshift) raises
-    none; Ritual Oil still raises 1. Modules may change it (S4: in animal form, unmatched -1, matched 0)."""
+    none; Ritual Oil still raises 1. Reading ``remember_chant``: a matched Remember copying Chant raises as any
+    Remember ("raises", B21e) or not ("no-raise": the copied bonus's no-raise comes with it). Modules may change it
+    (S4: in animal form, unmatched -1, matched 0)."""
     before = p.suspicion
     r = g.rules
-    if g.icon[card] == g.chant:
+    copy = g.s.remember_copy[p.seat]
+    if g.icon[card] == g.chant or (
+        copy >= 0 and g.icon[copy] == g.chant and g.rules.readings.remember_chant.value == "no-raise"
+    ):
         raise_by = 0
     else:
         raise_by = (r.match_player if others else 0) + (r.match_septima if septima else 0)

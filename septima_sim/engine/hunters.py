@@ -74,8 +74,9 @@ def hunter_roll(g: Game, p: Player) -> None:
 
 def relocate_hunter(g: Game, p: Player) -> None:
     """B16: a seat whose suspicion rose and whose region has no hunter pulls the first active hunter onto its
-    region's space, lying down. Reading ``hunter_direction``: the hunter travels clockwise (the first found
-    counterclockwise of the region comes; regions are numbered counterclockwise) or counterclockwise (seed 001)."""
+    region's space, lying down. Reading ``hunter_direction``: the hunter travels counterclockwise (seed 001
+    「逆時針移動」: the first active one found clockwise of the region comes; regions are numbered counterclockwise)
+    or clockwise (the first found counterclockwise comes)."""
     if not p.raised:
         return
     region = g.board.region_of[p.vertex]

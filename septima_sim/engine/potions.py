@@ -43,19 +43,27 @@ def can_pay(p: Player, potion: int, g: Game, discount: int, waive: int = -1) -> 
 
 
 def pay_recipe(g: Game, p: Player, potion: int, discount: int, waive: int = -1) -> int:
-    """Pay a recipe: the discount first waives items that would need a Crystal, then exact ingredients;
-    remaining gaps are paid with Crystals. Returns the discount left for later potions of the same action."""
+    """Pay a recipe: each item with its ingredient, a Crystal where the player has none. A discount (the Brew bonus
+    「可以少支付一個資源」, a passive) leaves items unpaid: first the Crystals the player lacks, then the player
+    chooses which resource it keeps (``Kind.DISCOUNT``, asked only when the items differ). Returns the discount
+    left for later potions of the same action."""
     if g.s.fx.changes_price:
         return g.s.fx.pay_recipe(g, p, potion, discount, waive)
     exact: list[int] = []
     gaps = _split(p, g.content.potions[potion].recipe, waive, exact)
-    waived = min(discount, gaps)
-    gaps -= waived
-    discount -= waived
-    while discount > 0 and exact:
-        exact.pop()
+    items = [*exact, *(CRYSTAL,) * gaps]
+    cause = f"potion:{g.content.potions[potion].id}"
+    while discount > 0 and items:
+        if gaps > p.res[CRYSTAL]:  # a Crystal the player does not have: the discount must waive it
+            gaps -= 1
+            items.remove(CRYSTAL)
+        else:
+            keep = g.ask(Kind.DISCOUNT, p.seat, sorted(set(items)), cause)
+            if keep == CRYSTAL:
+                gaps -= 1
+            items.remove(keep)
         discount -= 1
-    payment.pay(g, p, (*exact, *(CRYSTAL,) * gaps), f"potion:{g.content.potions[potion].id}")
+    payment.pay(g, p, items, cause)
     return discount
 
 
@@ -109,8 +117,9 @@ def offer_ritual_oil(g: Game, p: Player) -> bool:
 
 
 def offer_potions(g: Game, p: Player, before: bool = False) -> None:
-    """Practical potions used in your own turn: Calming, Flying Ointment, Love Potion, after your card; reading
-    ``practical_potions`` "own-turn" (seed 001) offers them before your card too (`before`)."""
+    """Practical potions used in your own turn (seed 001 可以在自己回合中使用): Calming, Flying Ointment, Love Potion,
+    offered after your card and, under reading ``practical_potions`` "own-turn" (the default), before it too
+    (`before`: after the pre-move, before Ritual Oil and the card); "after-card" offers them after the card only."""
     if before and g.rules.readings.practical_potions.value != "own-turn":
         return
     when = "before" if before else "after"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from septima_sim.content.model import WISDOM_SOURCES
 
-RULES_VERSION = "base-1"
+RULES_VERSION = "base-2"
 """Bumped whenever the engine's reading of the rules changes (stored with every game)."""
 
 SOURCES: tuple[str, ...] = WISDOM_SOURCES  # named once, in the content model (effects may name a source)

@@ -83,8 +83,9 @@ class RuleEffect:
         """B21a: the Remedy that heals this patient (-1: the patient's own Remedy)."""
         return -1
 
-    def ready_extra(self, g: Game) -> int:
-        """B21f/B28: further spells readied by an effect that readies one."""
+    def ready_extra(self, g: Game, p: Player) -> int:
+        """B21f/B28: further spells the seat readies after an effect readied one (asked only while a used spell is
+        left)."""
         return 0
 
     def offering(self, g: Game, cost: int) -> int:
@@ -107,6 +108,9 @@ class SeatEffect:
     """A rule change for one seat this turn. ``id`` is its content id."""
 
     id: ClassVar[str] = ""
+    recruit_depends_on_position: ClassVar[bool] = False
+    """``after_recruit_action`` depends on where the leader stands (the Cat), so the order of Recruit's Also pick
+    (the move pick) can matter (B12: ``Kind.ALSO_ORDER`` is asked)."""
 
     def after_collect(self, g: Game, p: Player, collected: list[int]) -> None:
         """B19: after Collect (``collected``: the lunar ingredients gained)."""

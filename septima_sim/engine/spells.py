@@ -105,6 +105,6 @@ def ready_spell(g: Game, p: Player, element: str, boost: bool = True) -> None:
         sp.ready = True
         if g.sink is not None:
             g.note("spell_ready", p.seat, spells[sp.idx].id)
-        if boost:
-            for _ in range(g.s.fx.ready_extra(g)):
+        if boost and any(not card.ready for card in p.spells):
+            for _ in range(g.s.fx.ready_extra(g, p)):
                 ready_spell(g, p, "", boost=False)

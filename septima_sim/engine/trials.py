@@ -41,6 +41,11 @@ def trial_phase(g: Game, crowd_picks: bool) -> None:
     while s.chamber2:
         judge(g, s.chamber2.pop(), s.seated[2])
         s.seated[2] = []
+    for seat in s.seated[2]:  # reading plead_empty_chamber "any-chamber": no witch came, back to the crowd
+        s.players[seat].crowd += 1
+        if sink:
+            g.note("citizens", seat, "1 from the empty second chamber back to the crowd", "trial")
+    s.seated[2] = []
     s.crowd_angry = 0
     if crowd_picks:
         s.step = "crowd"

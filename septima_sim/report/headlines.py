@@ -163,13 +163,12 @@ def _solo(solo: dict[str, pl.DataFrame] | None) -> list[Headline]:
 
 
 def _component_line(r: Row) -> str:
+    """One component's effect in words, named with its note (assumed content, wholly or partly: which parts)."""
     n = f"{r['present']:,} of {r['present'] + r['absent']:,} player-games"
+    what = f"{r['kind']} {r['item']}" + (f" ({r['note']})" if r.get("note") else "")
     if r["game_level"]:
         return (
-            f"{r['kind']} {r['item']}: {ci_num(r, 'wisdom_effect', 'wisdom_lo', 'wisdom_hi', sign=True)} Wisdom "
+            f"{what}: {ci_num(r, 'wisdom_effect', 'wisdom_lo', 'wisdom_hi', sign=True)} Wisdom "
             f"for every player when in play ({n})"
         )
-    return (
-        f"{r['kind']} {r['item']}: win rate {ci_num(r, 'win_effect', 'win_lo', 'win_hi', 100, True)} points "
-        f"when present ({n})"
-    )
+    return f"{what}: win rate {ci_num(r, 'win_effect', 'win_lo', 'win_hi', 100, True)} points when present ({n})"

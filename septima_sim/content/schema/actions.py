@@ -13,6 +13,7 @@ from septima_sim.content.schema.common import (
     Provenance,
     Schema,
     Signed,
+    Sourced,
     known_ids,
     one_of,
     unknown,
@@ -36,7 +37,7 @@ MODULES: tuple[str, ...] = ("", "shapeshifting")
 """Modules that may add a card ("" = the base game)."""
 
 
-class Action(Schema):
+class Action(Sourced):
     """An action card: its bonus rule (B12), Full-only or module card, the icon it carries, its numbers."""
 
     name: str

@@ -7,13 +7,13 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from septima_sim.content.model import ANIMAL_ABILITIES
-from septima_sim.content.schema.common import ActionId, Count, Fault, Ingredient, Provenance, Schema, one_of
+from septima_sim.content.schema.common import ActionId, Count, Fault, Ingredient, Provenance, Schema, Sourced, one_of
 
 COLOURS: tuple[str, ...] = ("green", "orange", "purple", "gray")
 """Player colours (engine ``config.COLOURS``): each player takes the animals of their colour."""
 
 
-class Animal(Schema):
+class Animal(Sourced):
     """An animal tile: ``actions`` leftmost first (the ability applies with the leftmost one)."""
 
     name: str

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Collection, Iterable
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
@@ -104,6 +104,31 @@ def per_players(check: Callable[[int], bool] = lambda v: True, rule: str = "") -
 
 
 Provenance = Annotated[str, one_of("provenance tag", PROVENANCE_TAGS)]
+
+
+class Sourced(Schema):
+    """An item of content with its source: its ``provenance`` field (declared by each item, where its errors are
+    reported) tags where it comes from; when only part of it is a stand-in, ``assumed`` names those fields
+    (``assumed = ["effects"]``: a seed names the witch and her trigger, her effect is assumed). Each name must be a
+    field of the item; a wholly assumed item says ``provenance = "assumed"`` instead."""
+
+    assumed: list[str] = Field(default_factory=list)
+    if TYPE_CHECKING:  # each item declares the field itself (pydantic reports fields in declaration order)
+        provenance: str
+
+    @model_validator(mode="after")
+    def _assumed_fields(self) -> Sourced:
+        fields = tuple(name for name in type(self).model_fields if name not in ("provenance", "assumed"))
+        for i, name in enumerate(self.assumed):
+            if name not in fields:
+                raise Fault(("assumed", i), unknown("field of this item", name, fields))
+            if name in self.assumed[:i]:
+                raise Fault(("assumed", i), f"{name!r} is listed twice")
+        if self.assumed and self.provenance == "assumed":
+            raise Fault("assumed", 'the whole item is assumed (provenance = "assumed"): list no fields')
+        return self
+
+
 Element = Literal["earth", "air", "fire"]
 Ingredient = Annotated[str, one_of("ingredient", INGREDIENTS)]
 Stat = Annotated[str, one_of("statistic", STATS)]
@@ -172,7 +197,7 @@ class Passive(Schema):
     after_picks: Count = 0
 
 
-class AbilityCard(Schema):
+class AbilityCard(Sourced):
     """A witch or building: either a passive modifier or a trigger (play:<action> | after_trial) with effects."""
 
     name: str

@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from septima_sim.content.schema.common import Condition, Count, Provenance, Schema
+from septima_sim.content.schema.common import Condition, Count, Provenance, Schema, Sourced
 
 
-class Goal(Condition):
+class Goal(Condition, Sourced):
     """A goal: fulfilled when ``stat op value``; ``full_only`` goals are left out in Basic mode."""
 
     name: str

@@ -7,17 +7,17 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from septima_sim.content.model import INGREDIENTS
-from septima_sim.content.schema.common import CARD_NUMBER, Fault, Provenance, Schema, one_of
+from septima_sim.content.schema.common import CARD_NUMBER, Fault, Provenance, Schema, Sourced, one_of
 
 
-class Ingredient(Schema):
+class Ingredient(Sourced):
     """An ingredient type; its id is one of INGREDIENTS (resources are indexed in that order)."""
 
     name: str
     provenance: Provenance
 
 
-class Crystal(Schema):
+class Crystal(Sourced):
     """The wild Crystal and how many are in the supply."""
 
     id: str = "crystal"

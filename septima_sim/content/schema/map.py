@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from septima_sim.content.schema.common import Element, Fault, Ingredient, Provenance, Schema
+from septima_sim.content.schema.common import Element, Fault, Ingredient, Provenance, Schema, Sourced
 
 
 class Area(Schema):
@@ -24,7 +24,7 @@ class Area(Schema):
     patient_spaces: list[Annotated[str, Field(pattern=r"^[a-z]+-[0-9]+$")]] = Field(default_factory=list)
 
 
-class Map(Schema):
+class Map(Sourced):
     """The board: areas keyed by id, no two at the same position."""
 
     provenance: Provenance

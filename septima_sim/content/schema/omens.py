@@ -16,6 +16,7 @@ from septima_sim.content.schema.common import (
     Provenance,
     Schema,
     Signed,
+    Sourced,
     known_ids,
     one_of,
     per_players,
@@ -26,7 +27,7 @@ PARAMS: tuple[str, ...] = tuple(dict.fromkeys(p for params in OMEN_HOOKS.values(
 """Every parameter some hook takes (a half may set only its own hook's)."""
 
 
-class OmenHalf(Schema):
+class OmenHalf(Sourced):
     """One half: ``effect`` names a hook; the parameters that hook needs (ints unless OMEN_PARAM_KINDS says)."""
 
     name: str | None = None
@@ -63,7 +64,7 @@ class OmenHalf(Schema):
         return self
 
 
-class Omen(Schema):
+class Omen(Sourced):
     """An Omen card: a bright (optional for each player) and a dark (mandatory) half; one card is the Sabbath."""
 
     name: str | None = None
@@ -82,7 +83,7 @@ class Omen(Schema):
         return self
 
 
-class Omens(Schema):
+class Omens(Sourced):
     """The ``omens`` table: numbers at the top, the cards keyed by id beside them (``omens.<id>``)."""
 
     model_config = ConfigDict(extra="allow")

@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from septima_sim.content.schema.common import Count, Effect, Fault, Provenance, Schema, ref
+from septima_sim.content.schema.common import Count, Effect, Fault, Provenance, Schema, Sourced, ref
 
 
-class Disease(Schema):
+class Disease(Sourced):
     """A healing track: rewards[i] when it advances to step i+1; end_values[i] scored at step i."""
 
     name: str
@@ -24,7 +24,7 @@ class Disease(Schema):
         return self
 
 
-class PatientTiles(Schema):
+class PatientTiles(Sourced):
     """The tiles of one disease: one tile per flag colour listed (flags match map patient spaces "<flag>-<n>")."""
 
     flags: list[Annotated[str, Field(pattern=r"^[a-z]+$")]]

@@ -7,13 +7,23 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, model_validator
 
 from septima_sim.content.model import INGREDIENTS
-from septima_sim.content.schema.common import Count, Fault, Provenance, Schema, Signed, all_of, known_ids, unknown
+from septima_sim.content.schema.common import (
+    Count,
+    Fault,
+    Provenance,
+    Schema,
+    Signed,
+    Sourced,
+    all_of,
+    known_ids,
+    unknown,
+)
 
 USES: tuple[str, ...] = ("calming", "flying", "love", "ritual-oil")
 """Practical potion uses the engine implements."""
 
 
-class Potion(Schema):
+class Potion(Sourced):
     """A potion: kind, what it cures or its use, its recipe (ingredients paid) and the Wisdom for brewing it."""
 
     name: str

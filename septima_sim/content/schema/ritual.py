@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from septima_sim.content.schema.common import ActionId, Count, Effect, Element, Fault, Provenance, Schema
+from septima_sim.content.schema.common import ActionId, Count, Effect, Element, Fault, Provenance, Schema, Sourced
 from septima_sim.content.schema.rules import RitualRules
 
 
@@ -17,7 +17,7 @@ class Ribbon(Schema):
     rewards: list[Effect] = Field(default_factory=list)
 
 
-class Ritual(RitualRules):
+class Ritual(RitualRules, Sourced):
     """The ``ritual`` table: rules.toml's numbers (top_wisdom, offering) and ritual.toml's track."""
 
     provenance: Provenance

@@ -16,6 +16,7 @@ from septima_sim.content.schema.common import (
     Provenance,
     Schema,
     Signed,
+    Sourced,
     per_players,
     unknown,
 )
@@ -28,7 +29,7 @@ REGIONS = 6
 """The board has six regions, each with one hunter space numbered 1..6 (engine ``board.REGIONS``)."""
 
 
-class Game(Schema):
+class Game(Sourced):
     """Seasons in play order and moon phases (turns) per season."""
 
     # at least one season is a game; names are matched by hunters.enter_seasons
@@ -44,7 +45,7 @@ class Game(Schema):
         return self
 
 
-class Setup(Schema):
+class Setup(Sourced):
     """Starting supplies and deals (B5-B6)."""
 
     loyal_citizens: Count
@@ -75,7 +76,7 @@ class Setup(Schema):
         return self
 
 
-class Suspicion(Schema):
+class Suspicion(Sourced):
     """The suspicion track min..max, the start and the raises (B13); one angry count per level."""
 
     start: int
@@ -100,14 +101,14 @@ class Suspicion(Schema):
         return self
 
 
-class Board(Schema):
+class Board(Sourced):
     """Patients kept on the board per player count (B9)."""
 
     patients: Annotated[dict[str, Count], per_players()]
     provenance: Provenance
 
 
-class Trials(Schema):
+class Trials(Sourced):
     """Trial chambers and the winner's reward (B21-B22)."""
 
     seats: Annotated[
@@ -118,7 +119,7 @@ class Trials(Schema):
     provenance: Provenance
 
 
-class Crowd(Schema):
+class Crowd(Sourced):
     """Crowd picks after the trials (B29) and what a pick gives."""
 
     # loyal citizens in the crowd for 1, 2, ... different picks; positive and increasing
@@ -142,7 +143,7 @@ class RitualRules(Schema):
     offering: Count  # documents the printed offering; each ribbon row carries its own (ritual.toml)
 
 
-class End(Schema):
+class End(Sourced):
     """Game-end scoring (B32)."""
 
     # [at_least, points] pairs: the last pair whose at_least the crowd reaches scores
@@ -154,7 +155,7 @@ class End(Schema):
     provenance: Provenance
 
 
-class Hunters(Schema):
+class Hunters(Sourced):
     """The hunter die, start spaces per player count and the seasons a new hunter enters (B15)."""
 
     die: Annotated[list[Annotated[int, Field(ge=0, le=REGIONS)]], Field(min_length=1)]  # steps per face
@@ -167,14 +168,14 @@ class Hunters(Schema):
     provenance: Provenance
 
 
-class Lunar(Schema):
+class Lunar(Sourced):
     """The moon track: one icon per ingredient plus ``extra_icons`` random ones."""
 
     extra_icons: Annotated[int, Field(ge=0, le=10)]
     provenance: Provenance
 
 
-class Reading(Schema):
+class Reading(Sourced):
     """One reading: the value in force, the values a designer may choose (the engine plays each, ``READINGS``), its
     provenance and a one-line description."""
 
@@ -192,6 +193,8 @@ class Readings(Schema):
     practical_potions: Reading
     remember_abilities: Reading
     spiritual_link_dragomir: Reading
+    remember_chant: Reading
+    plead_empty_chamber: Reading
 
     @model_validator(mode="after")
     def _known(self) -> Readings:

@@ -15,12 +15,13 @@ from septima_sim.content.schema.common import (
     Fault,
     Provenance,
     Schema,
+    Sourced,
     known_ids,
     unknown,
 )
 
 
-class Spell(Schema):
+class Spell(Sourced):
     """A spell of an element; regular: effects, optionally after playing ``requires``, ``ongoing`` for the season;
     scoring: ``amount`` Wisdom per ``unit`` of statistic ``per``."""
 

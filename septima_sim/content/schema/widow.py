@@ -16,12 +16,13 @@ from septima_sim.content.schema.common import (
     Provenance,
     Schema,
     Signed,
+    Sourced,
     one_of,
 )
 from septima_sim.content.schema.rules import SUSPICION_BOUND
 
 
-class Widow(Schema):
+class Widow(Sourced):
     """Her numbers (W1-W3) and how many Tribulations the player needs (W4)."""
 
     provenance: Provenance
@@ -44,14 +45,14 @@ class WidowEffect(Schema):
     amount: Signed = 1
 
 
-class WidowCard(Schema):
+class WidowCard(Sourced):
     """Her effects for one action marker (keyed by the action)."""
 
     effects: list[WidowEffect] = Field(default_factory=list)
     provenance: Provenance
 
 
-class Tribulation(Condition):
+class Tribulation(Condition, Sourced):
     """A solo end-of-game condition; ``basic`` replaces it in Basic mode."""
 
     name: str

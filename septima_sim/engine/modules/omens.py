@@ -3,8 +3,10 @@
 Three Omen cards lie on the Witches' Sabbath; at the last step of each end of season the next one takes effect with
 its dark half when the players' total suspicion reaches the threshold, else its bright half (O3). Each half is an
 ``OmenEffect`` keyed by its content id (``HALVES``, the ``effect`` of a half in omens.toml); the one in force is
-``Game.s.fx``, which the base rules consult at their rule points. Bright effects are optional (the policy is asked when
-it is a real choice); dark ones are mandatory. Wisdom gained or lost through an Omen goes to the ``omens`` source.
+``Game.s.fx``, which the base rules consult at their rule points. Bright effects are optional for each player ("The
+positive effects are optional for each player"): a bright half that gives something asks the player first
+(``OmenEffect.accepted``, ``Kind.OMEN`` 1 = use, 0 = decline) or offers its use as a choice; dark ones are mandatory.
+Wisdom gained or lost through an Omen goes to the ``omens`` source.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
-from septima_sim.content.model import CRYSTAL, Ability, Content, Effect, OmenHalf
+from septima_sim.content.model import Ability, Content, Effect, OmenHalf
 from septima_sim.engine import effects, payment, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
@@ -110,6 +112,7 @@ class OmensModule(Module):
         half: OmenHalf = getattr(g.content.omens[card], side)
         self.effect = HALVES[half.hook](half)
         self.effect.cause = f"omen:{g.content.omens[card].id}/{side}"
+        self.effect.optional = half is g.content.omens[card].bright
         g.s.fx = self.effect
 
     def season_over(self, g: Game) -> None:
@@ -186,6 +189,12 @@ class OmenEffect(RuleEffect):
         self.half = half
         self.params = half.params
         self.cause = "omen"  # omen:<card>/<half>, set when it becomes the active Omen
+        self.optional = False  # a bright half (O2), set when it becomes the active Omen
+
+    def accepted(self, g: Game, p: Player) -> bool:
+        """O2: whether the half acts for this player now: a bright half is optional for each player, who is asked
+        (``Kind.OMEN``, 1 = use, 0 = decline; context: the hook id); a dark half always acts."""
+        return not self.optional or g.ask(Kind.OMEN, p.seat, (1, 0), self.id) == 1
 
     def apply(self, g: Game, p: Player, effects_: tuple[Effect, ...]) -> None:
         """Apply effects for a player, caused by this Omen half."""
@@ -217,8 +226,8 @@ class OmenEffect(RuleEffect):
 
 
 class AlchemistsGift(OmenEffect):
-    """The Alchemist's Gift: any `love_cost` ingredients for a Love Potion, any `other_cost` for the others; with
-    the Toad's ability a recipe that needs the waived ingredient costs 1 less."""
+    """The Alchemist's Gift: any `love_cost` ingredients for a Love Potion, any `other_cost` for the others (the
+    player chooses which); with the Toad's ability a recipe that needs the waived ingredient costs 1 less."""
 
     id: ClassVar[str] = "alchemists_gift"
     changes_price: ClassVar[bool] = True
@@ -232,30 +241,22 @@ class AlchemistsGift(OmenEffect):
         return sum(p.res) >= self._cost(g, potion, waive) - discount
 
     def pay_recipe(self, g: Game, p: Player, potion: int, discount: int, waive: int) -> int:
-        """The recipe's own ingredients first, then the most plentiful others, Crystals last."""
+        """Any ingredients ("any 3 Ingredients ... any 2"), each chosen by the player (``Kind.PAY``), fewer by the
+        discount."""
         cost = self._cost(g, potion, waive)
         free = min(discount, cost)
-        cost -= free
-        recipe = g.content.potions[potion].recipe
-        left = list(p.res)
-        items = []
-        for _ in range(cost):
-            own = [i for i in recipe if i != waive and left[i] > 0]
-            others = sorted((i for i in range(CRYSTAL) if left[i] > 0), key=lambda i: -left[i])
-            item = own[0] if own else others[0] if others else CRYSTAL
-            left[item] -= 1
-            items.append(item)
-        payment.pay(g, p, items, f"potion:{g.content.potions[potion].id}")
+        payment.pay(g, p, (payment.ANY,) * (cost - free), f"potion:{g.content.potions[potion].id}")
         return discount - free
 
 
 class ReadyExtra(OmenEffect):
-    """Empowering Constellation: readying a spell readies `amount` more (never as a crowd pick)."""
+    """Empowering Constellation: readying a spell readies `amount` more (not as a crowd pick after a trial; optional,
+    asked when a used spell is left to ready)."""
 
     id: ClassVar[str] = "ready_extra"
 
-    def ready_extra(self, g: Game) -> int:
-        return self.amount()
+    def ready_extra(self, g: Game, p: Player) -> int:
+        return self.amount() if self.accepted(g, p) else 0
 
 
 class HealAnyRemedy(OmenEffect):
@@ -300,7 +301,8 @@ class ExileWitch(OmenEffect):
 
 
 class FreePractical(OmenEffect):
-    """Golden Cauldron: brewing `brewed` potions in one action gives a free Practical potion (it may be a 4th)."""
+    """Golden Cauldron: a Brew that brews at least `brewed` potions (1: any Brew) also gains a free Practical potion,
+    "still" as a 4th when 3 were brewed (seed 000 appendix; the free one is gained, not brewed: no brewing Wisdom)."""
 
     id: ClassVar[str] = "free_practical"
 
@@ -360,7 +362,9 @@ class SpiritualLink(OmenEffect):
     """Spiritual Link, after an acquittal: the trial winner may use the judged witch's ability once. A triggered
     ability applies its effects now (a witch listed in `everyone`, judged in the first chamber, for every player;
     one in `excluded` for nobody); a ``trial_recall`` ability lowers the winner's recall (its first part only).
-    Reading ``spiritual_link_dragomir`` "one-use": a winner who recruited the witch uses it from the coven only."""
+    Reading ``spiritual_link_dragomir`` "one-use": when the ability acts after a trial (Dragomir), a winner who
+    recruited the witch uses it from the coven only (its coven trigger acts at this trial); a recruited witch with
+    another trigger (Linnea's play:ritual) does not act now, so the Omen use is offered either way."""
 
     id: ClassVar[str] = "spiritual_link"
 
@@ -376,8 +380,10 @@ class SpiritualLink(OmenEffect):
         if not ability.trigger or w.id in excluded:
             return recall
         seats = g.s.order if first_chamber and w.id in everyone else [winner]
-        if g.rules.readings.spiritual_link_dragomir.value == "one-use":  # its coven trigger is the one use
-            seats = [s for s in seats if witch not in g.s.players[s].coven]
+        after_trial = g.tables.triggers.by_trigger.get("after_trial")
+        acts_after_trial = after_trial is not None and bool(after_trial.witch[witch])
+        if acts_after_trial and g.rules.readings.spiritual_link_dragomir.value == "one-use":
+            seats = [s for s in seats if witch not in g.s.players[s].coven]  # its coven trigger is the one use
         for s in seats:
             if g.ask(Kind.OMEN, s, (1, 0), self.id) == 1:
                 self.apply(g, g.s.players[s], tuple(Effect(e.kind, e.amount, e.arg, "omens") for e in ability.effects))
@@ -414,12 +420,12 @@ class MatchPlayerExtra(OmenEffect):
 
 
 class OnPlay(OmenEffect):
-    """Assumed: playing the action (its icon) also applies the effects."""
+    """Assumed: playing the action (its icon) also applies the effects (bright halves: if the player accepts, O2)."""
 
     id: ClassVar[str] = "on_play"
 
     def on_play(self, g: Game, p: Player, icon: int) -> None:
-        if g.action_ids[icon] == self.params["action"]:
+        if g.action_ids[icon] == self.params["action"] and self.accepted(g, p):
             self.apply(g, p, self.effects())
 
 
@@ -434,13 +440,16 @@ class PlayPenalty(OmenEffect):
 
 
 class SeasonStart(OmenEffect):
-    """Assumed: each player applies the effects when the Omen comes into effect."""
+    """Assumed: each player applies the effects when the Omen comes into effect (bright halves: each player who
+    accepts, O2)."""
 
     id: ClassVar[str] = "season_start"
 
     def take_effect(self, g: Game, om: OmensModule) -> None:
         for s in g.s.order:
-            self.apply(g, g.s.players[s], self.effects())
+            p = g.s.players[s]
+            if self.accepted(g, p):
+                self.apply(g, p, self.effects())
 
 
 class SeasonPay(OmenEffect):
@@ -468,25 +477,29 @@ class BrewLimit(OmenEffect):
 
 
 class TrialWisdom(OmenEffect):
-    """Assumed: a trial winner gains (or loses, never below 0) `amount` more Wisdom."""
+    """Assumed: a trial winner gains (or loses, never below 0) `amount` more Wisdom (a gain is optional, O2)."""
 
     id: ClassVar[str] = "trial_wisdom"
 
     def trial_won(self, g: Game, p: Player) -> None:
         amount = self.amount()
         if amount >= 0:
-            g.gain_wisdom(p, amount, "omens", self.cause)
+            if self.accepted(g, p):
+                g.gain_wisdom(p, amount, "omens", self.cause)
         else:
             g.lose_wisdom(p, -amount, "omens", self.cause)
 
 
 class SabbathWon(OmenEffect):
-    """The Witches' Sabbath: `amount` Wisdom per trial of the last season you won."""
+    """The Witches' Sabbath: `amount` Wisdom per trial of the last season you won (optional, O2: asked when you won
+    one)."""
 
     id: ClassVar[str] = "sabbath_won"
 
     def sabbath(self, g: Game, p: Player, trials: list[tuple[int, int]]) -> None:
-        g.gain_wisdom(p, self.amount() * sum(1 for w, _ in trials if w == p.seat), "omens", self.cause)
+        won = sum(1 for w, _ in trials if w == p.seat)
+        if won and self.accepted(g, p):
+            g.gain_wisdom(p, self.amount() * won, "omens", self.cause)
 
 
 class SabbathAbsent(OmenEffect):

@@ -321,6 +321,7 @@ class CatRecruit(SeatEffect):
     """Cat: send 1 more loyal citizen to the crowd if next to at least 1 Town area."""
 
     id: ClassVar[str] = "recruit_near_town"
+    recruit_depends_on_position: ClassVar[bool] = True
 
     def after_recruit_action(self, g: Game, p: Player) -> None:
         if any(g.content.areas[a].town for a in g.board.vertex_areas[p.vertex]):

@@ -145,7 +145,7 @@ class WidowModule(Module):
                 WIDOW,
                 action=action,
                 matched_players=int(g.icon[g.s.played[0]] == g.icon[card]),
-                matched_septima=g.icon[card] == g.s.septima_right,
+                matched_septima=False,  # the Septima's markers apply to the player, not to her (W1)
                 matched_other=None,
                 cause=f"widow:{action}",
             )

@@ -105,6 +105,7 @@ _HANDLERS: dict[str, Callable[[HeuristicPolicy, Decision, LiveView], list[float]
     Kind.DISCARD_WITCH: HeuristicPolicy._lose_witch,
     Kind.CROWD_PICK: HeuristicPolicy._crowd_pick,
     Kind.PAY: HeuristicPolicy._pay,
+    Kind.DISCOUNT: HeuristicPolicy._discount,
     Kind.CHARM_REROLL: HeuristicPolicy._charm,
     Kind.SPELL_USE: HeuristicPolicy._spell_use,
     Kind.READY_SPELL: HeuristicPolicy._ready_spell,

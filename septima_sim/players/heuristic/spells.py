@@ -56,8 +56,14 @@ class SpellHandlers(WitchHandlers):
 
     def _also_order(self, decision: Decision, view: LiveView) -> list[float]:
         """Also bonus before the main ability when it enables it: Plead (a citizen to seat), Ritual with nothing to
-        pay the ribbon's offering with; otherwise the main ability first."""
-        first = decision.context == "plead" or not any(view.me.res)
+        pay the ribbon's offering with, Recruit (Cat) when the leader is not next to a Town yet (the move pick may
+        bring it there; the picks cost no citizen); otherwise the main ability first."""
+        me = view.me
+        if decision.context == "recruit":
+            areas = self._c.areas
+            first = not any(areas[a].town for a in view.board.vertex_areas[me.vertex])
+        else:
+            first = decision.context == "plead" or not any(me.res)
         return [float(o == (1 if first else 0)) for o in decision.options]
 
     def _ritual_shift(self, decision: Decision, view: LiveView) -> list[float]:
@@ -80,6 +86,11 @@ class SpellHandlers(WitchHandlers):
         need = self._ingredient_need(view, view.me)
         # declining keeps the resource; paying is for a ribbon (valued when the ritual was chosen)
         return [-need[i] if i >= 0 else -3.0 * self.w.ritual_row for i in decision.options]
+
+    def _discount(self, decision: Decision, view: LiveView) -> list[float]:
+        """A discount keeps one resource unpaid: the one worth most toward the recipes (a Crystal is wild)."""
+        need = self._ingredient_need(view, view.me)
+        return [need[i] for i in decision.options]
 
     def _remember(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me

@@ -1,6 +1,6 @@
 """Component impact: causal effects first when the run has an ablation (``causal``), then the association of each
 component with win rate and Wisdom, present vs absent (players chose these). Rows of ``assumed`` content say so next
-to the number; animals say they are tied to seat colour."""
+to the number (wholly, or "partly assumed: effects"); animals say they are tied to seat colour."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from septima_sim import analysis
 from septima_sim.ablate.table import note
 from septima_sim.analysis import RunTables
 from septima_sim.content import ContentError
+from septima_sim.content import provenance as sourced
 from septima_sim.content.loader import content_tree
 from septima_sim.report import charts
 from septima_sim.report.fmt import Row, ci_num, ci_pct, col, pval, table
@@ -27,16 +28,17 @@ NAMESPACES = {
 """The content namespace of each component kind of ``analysis.component_impact``."""
 
 
-def _provenances(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
-    """The provenance tag of each (kind, item) in the run's content pack ('' when unknown)."""
+def _notes(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
+    """The note of each (kind, item) from the run's content pack: assumed content (wholly or partly) and an animal's
+    tie to its seat colour (``ablate.table.note``)."""
     try:
         tree = content_tree(run.manifest.get("config", {}).get("content"))
     except ContentError:  # a pack moved or deleted since the run: no tag rather than no report
-        return [""] * len(items)
+        tree = {}
     out = []
     for kind, item in items:
         entry = tree.get(NAMESPACES.get(kind, ""), {}).get(item, {})
-        out.append(str(entry.get("provenance", "")) if isinstance(entry, dict) else "")
+        out.append(note(kind, sourced.tag(entry), sourced.assumed_parts(entry)))
     return out
 
 
@@ -52,8 +54,7 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
     s = b.settings
     if not comps.is_empty():
         items = list(comps.select("kind", "item").iter_rows())
-        notes = [note(k, tag) for (k, _), tag in zip(items, _provenances(run, items), strict=True)]
-        comps = comps.with_columns(note=pl.Series(notes, dtype=pl.String))
+        comps = comps.with_columns(note=pl.Series(_notes(run, items), dtype=pl.String))
     sec = b.section(
         "components",
         "Component impact",

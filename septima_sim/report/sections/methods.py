@@ -11,6 +11,7 @@ from septima_sim.analysis import RunTables
 from septima_sim.analysis.cells import cell_table
 from septima_sim.analysis.data import collect
 from septima_sim.content import ContentError, load_content
+from septima_sim.content.provenance import partly_assumed
 from septima_sim.report.fmt import col, table
 from septima_sim.report.page import Builder, Table
 
@@ -98,11 +99,20 @@ def add(b: Builder, run: RunTables) -> None:
 
 
 def _provenance(content_dir: str | None) -> Table | None:
-    """Items per content file and provenance tag (assumed = a stand-in no source gives)."""
+    """Items per content file and provenance tag (assumed = a stand-in no source gives), and the items tagged with
+    a source whose fields are partly assumed (which fields)."""
     try:
         pack = load_content(content_dir)
     except ContentError:
         return None
     tags = sorted({t for counts in pack.provenance.values() for t in counts})
-    rows = [[file, *(str(pack.provenance[file].get(t, 0)) for t in tags)] for file in sorted(pack.provenance)]
-    return Table(f"Content provenance (pack {pack.hash})", ["file", *tags], rows)
+    partly = partly_assumed(pack)
+    rows = [
+        [
+            file,
+            *(str(pack.provenance[file].get(t, 0)) for t in tags),
+            "; ".join(f"{name} ({', '.join(fields)})" for name, fields in partly.get(file, ())),
+        ]
+        for file in sorted(pack.provenance)
+    ]
+    return Table(f"Content provenance (pack {pack.hash})", ["file", *tags, "partly assumed (fields)"], rows)
