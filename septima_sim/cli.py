@@ -268,13 +268,25 @@ def _check_out_path(path: Path, option: str, *, folder: bool = False) -> None:
             return
 
 
-@app.command(epilog="Examples:\n\n  septima-sim rules\n\n  septima-sim rules --content my-pack/")
-def rules(content: ContentOpt = None) -> None:
+@app.command(
+    epilog="Examples:\n\n  septima-sim rules\n\n  septima-sim rules --content my-pack/\n\n"
+    "  septima-sim rules --assumed        (every assumed value with the range a sensitivity study gives it)"
+)
+def rules(
+    content: ContentOpt = None,
+    assumed: Annotated[
+        bool, typer.Option("--assumed", help="List every assumed value with its range (see `sensitivity`).")
+    ] = False,
+) -> None:
     """Show what the content pack holds, with provenance counts (assumed vs printed)."""
     from septima_sim.content import load_content
-    from septima_sim.rules_summary import summary
+    from septima_sim.rules_summary import assumed_summary, summary
 
-    typer.echo(summary(load_content(content)))
+    pack = load_content(content)  # a broken pack is reported first, as one line
+    if assumed:
+        typer.echo(assumed_summary(content))
+        return
+    typer.echo(summary(pack))
     typer.echo(f"\nEngine: {build_info()}")
 
 
