@@ -293,7 +293,8 @@ def rules(
 @app.command(
     epilog="Examples:\n\n  septima-sim report runs/default-20260101-120000\n\n"
     "  septima-sim report runs/new --out reports/new --tolerance 1.5\n\n"
-    "  septima-sim report runs/new --compare runs/old        (delta = new − old, paired by seed)"
+    "  septima-sim report runs/new --compare runs/old        (delta = new − old, paired by seed)\n\n"
+    "  septima-sim report runs/new --sensitivity studies/s1   (which findings hold across the assumed ranges)"
 )
 def report(
     run_dir: Annotated[Path, typer.Argument(help="Run directory written by `septima-sim run`.")],
@@ -308,10 +309,17 @@ def report(
         bool,
         typer.Option("--allow-partial", help="Report a damaged or unfinished run (line 1 says what is missing)."),
     ] = False,
+    sensitivity: Annotated[
+        Path | None,
+        typer.Option(
+            "--sensitivity", help="A `septima-sim sensitivity` folder: say which findings hold across its ranges."
+        ),
+    ] = None,
 ) -> None:
     """Write the designer's report of a run: report.html (self-contained), summary.md, charts/ and tables/."""
     from septima_sim.analysis import Settings
     from septima_sim.report import build_report
+    from septima_sim.sensitivity.errors import SensitivityError
 
     if not 0 < tolerance < 100:
         raise UserError(f"--tolerance must be between 0 and 100 percentage points, got {tolerance}")
@@ -321,7 +329,14 @@ def report(
     if compare is not None:
         other = _partial_notice(compare, allow_partial)
         notice = "; ".join(n for n in (notice, other and f"compared run: {other}") if n) or None
-    written = build_report(run_dir, out, compare, Settings(seat_tolerance=tolerance / 100), notice=notice)
+    if sensitivity is not None and not sensitivity.is_dir():
+        raise UserError(f"--sensitivity {sensitivity}: no such study folder")
+    try:
+        written = build_report(
+            run_dir, out, compare, Settings(seat_tolerance=tolerance / 100), notice=notice, sensitivity=sensitivity
+        )
+    except SensitivityError as exc:
+        raise UserError(str(exc)) from None
     for line in written.headlines:
         typer.echo(f"- {line}")
     typer.echo(str(written.html))

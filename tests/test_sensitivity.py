@@ -319,3 +319,22 @@ def test_sobol_indices_of_grouped_values(config: Path, tmp_path: Path) -> None:
     ]
     score = rows.filter(pl.col("group") == "trials.winner_wisdom", pl.col("metric") == "winning_score")
     assert score["ST"].item() > 0.5 and score["rank"].item() == 1
+
+
+# --------------------------------------------------------------------------------------------- report --sensitivity
+@pytest.mark.slow
+def test_report_says_which_findings_hold(config: Path, planted: Path, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert script("run", str(config), "--games", "60", "--jobs", "1", "--out", str(run), "-q").returncode == 0
+    done = script("report", str(run), "--sensitivity", str(planted), "--out", str(tmp_path / "rep"))
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("- ")]
+    phrases = ("holds across the assumed ranges", "depends on: ", "sensitivity unclear: ")
+    seat = next(line for line in lines if "the seat furthest from fair" in line)
+    assert any(p in seat for p in phrases)
+    section = (tmp_path / "rep" / "summary.md").read_text().split("\n## Assumed values that matter most\n")[1]
+    rows = [line for line in section.split("\n## ")[0].splitlines() if line.startswith("| ")]
+    assert any(r.startswith("| hunters.die.0 | assumed |") for r in rows)  # an assumed value that drives a metric
+    assert not any("trials.winner_wisdom" in r for r in rows)  # it drives the score, but it is seed-base
+    missing = script("report", str(run), "--sensitivity", str(tmp_path), "--out", str(tmp_path / "rep2"))
+    assert missing.returncode == 2 and "no sensitivity.csv" in missing.stderr
