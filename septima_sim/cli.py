@@ -766,6 +766,12 @@ def sensitivity(
     if not quiet:
         for line in findings.summary(result.table):
             console.print(f"- {line}", markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            f"{result.samples:,} samples, {result.games_total:,} games ({result.games_played:,} played now) in "
+            f"{result.seconds / 60:.1f} min",
+            markup=False,
+            highlight=False,
+        )
     typer.echo(str(result.out))
     if result.errors:
         typer.echo(f"{result.errors} game(s) raised: see {result.out / 'runs'}/*/errors", err=True)

@@ -120,13 +120,9 @@ def test_a_designers_range_beside_the_values_is_used_and_never_played(tmp_path: 
         'provenance = "assumed"\nsuspicion_start',
         'provenance = "assumed"\nranges = { spiders = [1, 3], citizens = [6, 10] }\nsuspicion_start',
     )
-    by_path = {v.path: v for v in assumed_values(pack)}
-    assert (by_path["widow.spiders"].low, by_path["widow.spiders"].high, by_path["widow.spiders"].source) == (
-        1,
-        3,
-        "pack",
-    )
-    assert by_path["widow.suspicion_start"].source == "rule"
+    spiders, start = named_values(pack, {"widow.spiders": None, "widow.suspicion_start": None})
+    assert (spiders.low, spiders.high, spiders.source) == (1, 3, "pack")
+    assert start.source == "rule"
     assert load_content(pack).widow == load_content().widow  # the game never reads the ranges
     with pytest.raises(ContentError, match="no such content value"):
         load_content(pack, {"widow.ranges.spiders": [1, 2]})
@@ -182,7 +178,7 @@ def test_a_designers_range_that_does_not_load_is_an_error(tmp_path: Path) -> Non
         'provenance = "assumed"\nranges = { tribulations_needed = [4, 12] }\nsuspicion_start',
     )
     with pytest.raises(ContentError, match=r"widow.tribulations_needed: 12 \(widow.ranges\) does not make a playable"):
-        assumed_values(pack)
+        named_values(pack, {"widow.tribulations_needed": None})
 
 
 # --------------------------------------------------------------------------------------------- the command

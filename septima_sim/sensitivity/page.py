@@ -57,7 +57,9 @@ the three values that move it most (name one with <code>--metrics component:KIND
 <td>{{ c.values }}</td></tr>{% endfor %}</table></section>{% endif %}
 {% if skipped %}<h2>Not analysed</h2><p>Metrics some sample did not measure (a component never seen, no hunter roll):
 {{ skipped | join(", ") }}.</p>{% endif %}
-{% if fixed %}<h2>Assumed values left out</h2><ul>{% for f in fixed %}<li>{{ f }}</li>{% endfor %}</ul>{% endif %}
+<h2>Assumed values left out</h2><ul>{% for f in fixed %}<li>{{ f }}</li>{% endfor %}
+<li>Positions (map area coordinates, hunter start spaces) are never in <code>--params assumed</code>: moved alone,
+one lands on another. Name one with a range in <code>--params</code> to study it.</li></ul>
 </body></html>
 """
 
