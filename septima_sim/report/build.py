@@ -50,7 +50,7 @@ def build_report(
     run) is the first line of both documents; ``sensitivity`` a study folder whose findings annotate the headlines.
     Raises RunDataError on a bad run directory (SensitivityError on a bad study folder)."""
     settings = settings or Settings()
-    sized = sensitivity_section.load(sensitivity) if sensitivity is not None else None
+    study = sensitivity_section.load(sensitivity) if sensitivity is not None else None
     run = analysis.open_run(run_dir)
     other = analysis.open_run(compare) if compare is not None else None
     b = Builder(settings)
@@ -69,8 +69,8 @@ def build_report(
     solo_tables = solo.add(b, run)
     if other is not None:
         compare_section.add(b, run, other, comps)
-    if sized is not None and sensitivity is not None:
-        sensitivity_section.add(b, sized, sensitivity)
+    if study is not None:
+        sensitivity_section.add(b, study)
     methods.add(b, run)
     ablation = ablate_table.find(run.path)
     findings = headlines(
@@ -82,8 +82,8 @@ def build_report(
         ablate_table.read(ablation) if ablation is not None else None,
         b.settings,
     )
-    if sized is not None:
-        findings = sensitivity_section.annotate(findings, sized)
+    if study is not None:
+        findings = sensitivity_section.annotate(findings, study)
     out = Path(out_dir) if out_dir else run.path / "report"
     links = write_examples(run, _wanted_examples(run, comps, findings), out)
     return _write(out, run, other, b, findings, notice, links)

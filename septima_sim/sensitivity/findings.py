@@ -35,6 +35,19 @@ def read(study: Path) -> pl.DataFrame:
         raise SensitivityError(f"--sensitivity {study}: cannot read sensitivity.csv ({exc})") from None
 
 
+def incomplete(study: Path, table: pl.DataFrame) -> set[str]:
+    """The metrics (``<name>@<players>``) that some samples measured but the study could not analyse (a component
+    not seen in every sample): ``samples.parquet``'s metric columns missing from ``sensitivity.csv``."""
+    try:
+        columns = pl.read_parquet_schema(study / "samples.parquet")
+    except (OSError, pl.exceptions.PolarsError):
+        return set()
+    analysed = (
+        {f"{m}@{n}" for m, n in table.select("metric", "players").unique().iter_rows()} if table.height else set()
+    )
+    return {c for c in columns if "@" in c and not c.endswith(" se")} - analysed
+
+
 def sizes(table: pl.DataFrame) -> pl.DataFrame:
     """One row per group, metric and player count: its values, provenance, ``size``, ``noise`` and their ratio."""
     if table.is_empty():

@@ -6,7 +6,7 @@ that matter most, in order: the list a designer should replace with printed valu
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -18,17 +18,28 @@ from septima_sim.report.page import Builder
 from septima_sim.sensitivity import findings
 
 
-def load(study: Path) -> pl.DataFrame:
-    """The study's sizes per value and metric (``findings.sizes``); SensitivityError when it cannot be read."""
-    return findings.sizes(findings.read(study))
+@dataclass(frozen=True, slots=True)
+class Study:
+    """A study's sizes per value and metric (``findings.sizes``) and the metrics it could not analyse."""
+
+    path: Path
+    sized: pl.DataFrame
+    incomplete: set[str]
 
 
-def add(b: Builder, sized: pl.DataFrame, study: Path) -> None:
+def load(study: Path) -> Study:
+    """Read a study folder; SensitivityError when it cannot be read."""
+    table = findings.read(study)
+    return Study(study, findings.sizes(table), findings.incomplete(study, table))
+
+
+def add(b: Builder, study: Study) -> None:
     """The section: the values that drive a metric beyond the study's noise, most first."""
+    sized = study.sized
     sec = b.section(
         "sensitivity",
         "Assumed values that matter most",
-        f"From the sensitivity study {study}: the values that move a metric by more than the study's noise "
+        f"From the sensitivity study {study.path}: the values that move a metric by more than the study's noise "
         "(what re-dealing the games alone would show), most first, with the metrics they move most. Replace these "
         "stand-ins with printed values first. Each headline above says whether it holds across the assumed ranges.",
     )
@@ -59,10 +70,17 @@ def add(b: Builder, sized: pl.DataFrame, study: Path) -> None:
     )
 
 
-def annotate(found: Findings, sized: pl.DataFrame) -> Findings:
-    """The headlines with what the study says about each one it measured."""
+UNMEASURED = "sensitivity not judged: the study did not measure it in every sample"
+
+
+def annotate(found: Findings, study: Study) -> Findings:
+    """The headlines with what the study says about each one it measured (or that it could not judge one)."""
     lines = []
     for h in found.lines:
-        note = findings.note(sized, h.basis.metric, h.basis.players, h.basis.margin) if h.basis else None
-        lines.append(replace(h, text=f"{h.text}; {note.text}") if note is not None else h)
+        text = None
+        if h.basis is not None:
+            note = findings.note(study.sized, h.basis.metric, h.basis.players, h.basis.margin)
+            partial = any(k.rpartition("@")[0] == h.basis.metric for k in study.incomplete)
+            text = note.text if note is not None else UNMEASURED if partial else None
+        lines.append(replace(h, text=f"{h.text}; {text}") if text is not None else h)
     return Findings(lines, found.more)
