@@ -22,6 +22,8 @@ import polars as pl
 import pytest
 
 from septima_sim.content.assumed import Value
+from septima_sim.report.headlines import Basis, Findings, Headline
+from septima_sim.report.sections.sensitivity import UNMEASURED, Study, annotate
 from septima_sim.sensitivity import analyze, design, findings, metrics
 from septima_sim.sensitivity.errors import SensitivityError
 from septima_sim.sensitivity.params import Param, decode, parse
@@ -159,6 +161,20 @@ def test_a_finding_holds_depends_or_cannot_be_told() -> None:
     assert fuzzy is not None and fuzzy.verdict == "unclear" and "noise (5.0 points)" in fuzzy.text
     assert findings.note(loud, "worst_seat", 3, margin=3.0) is None  # a player count the study did not play
     assert findings.matter_most(loud)["group"].to_list() == ["a", "b"]
+
+
+def test_headlines_get_the_note_of_the_metric_they_rest_on(tmp_path: Path) -> None:
+    study = Study(tmp_path, sized_frame({"a": 6.0}, noise=1.0), {"component:spell:x@4"})
+    found = Findings(
+        [
+            Headline("seat", "flagged", basis=Basis("worst_seat", 4, 2.0)),
+            Headline("spell x", "flagged", basis=Basis("component:spell:x", None, 5.0)),
+            Headline("module", "neutral"),
+        ],
+        0,
+    )
+    lines = [h.text for h in annotate(found, study).lines]
+    assert lines == ["seat; depends on: a (moves it 6.0 points)", f"spell x; {UNMEASURED}", "module"]
 
 
 # --------------------------------------------------------------------------------------------- the planted study
