@@ -278,12 +278,12 @@ def execute(
                     sample = {}
                 store.write_json_atomic(measured_dir / f"{sid}.json", {"metrics": sample, "errors": summary.errors})
                 found[i] = (sample, summary.errors)
-    except (KeyboardInterrupt, runner.RunInterrupted) as exc:
+        measured = [found[i][0] for i in range(len(plan.samples))]
+        table = outputs.write(plan, measured, [found[i][1] for i in range(len(plan.samples))])
+    except (KeyboardInterrupt, runner.RunInterrupted) as exc:  # --resume plays what is missing, then analyses
         code = exc.exit_code if isinstance(exc, runner.RunInterrupted) else stopping.exit_code(exc)
         raise SensitivityInterrupted("interrupted", code) from None
     except runner.RunError as exc:
         raise SensitivityError(str(exc)) from None
-    measured = [found[i][0] for i in range(len(plan.samples))]
     errors = sum(found[i][1] for i in range(len(plan.samples)))
-    table = outputs.write(plan, measured, [found[i][1] for i in range(len(plan.samples))])
     return Result(plan.out, len(plan.samples), plan.total_games, played, time.perf_counter() - t0, errors, table)
