@@ -268,20 +268,33 @@ def _check_out_path(path: Path, option: str, *, folder: bool = False) -> None:
             return
 
 
-@app.command(epilog="Examples:\n\n  septima-sim rules\n\n  septima-sim rules --content my-pack/")
-def rules(content: ContentOpt = None) -> None:
+@app.command(
+    epilog="Examples:\n\n  septima-sim rules\n\n  septima-sim rules --content my-pack/\n\n"
+    "  septima-sim rules --assumed        (every assumed value with the range a sensitivity study gives it)"
+)
+def rules(
+    content: ContentOpt = None,
+    assumed: Annotated[
+        bool, typer.Option("--assumed", help="List every assumed value with its range (see `sensitivity`).")
+    ] = False,
+) -> None:
     """Show what the content pack holds, with provenance counts (assumed vs printed)."""
     from septima_sim.content import load_content
-    from septima_sim.rules_summary import summary
+    from septima_sim.rules_summary import assumed_summary, summary
 
-    typer.echo(summary(load_content(content)))
+    pack = load_content(content)  # a broken pack is reported first, as one line
+    if assumed:
+        typer.echo(assumed_summary(content))
+        return
+    typer.echo(summary(pack))
     typer.echo(f"\nEngine: {build_info()}")
 
 
 @app.command(
     epilog="Examples:\n\n  septima-sim report runs/default-20260101-120000\n\n"
     "  septima-sim report runs/new --out reports/new --tolerance 1.5\n\n"
-    "  septima-sim report runs/new --compare runs/old        (delta = new − old, paired by seed)"
+    "  septima-sim report runs/new --compare runs/old        (delta = new − old, paired by seed)\n\n"
+    "  septima-sim report runs/new --sensitivity studies/s1   (which findings hold across the assumed ranges)"
 )
 def report(
     run_dir: Annotated[Path, typer.Argument(help="Run directory written by `septima-sim run`.")],
@@ -296,10 +309,17 @@ def report(
         bool,
         typer.Option("--allow-partial", help="Report a damaged or unfinished run (line 1 says what is missing)."),
     ] = False,
+    sensitivity: Annotated[
+        Path | None,
+        typer.Option(
+            "--sensitivity", help="A `septima-sim sensitivity` folder: say which findings hold across its ranges."
+        ),
+    ] = None,
 ) -> None:
     """Write the designer's report of a run: report.html (self-contained), summary.md, charts/ and tables/."""
     from septima_sim.analysis import Settings
     from septima_sim.report import build_report
+    from septima_sim.sensitivity.errors import SensitivityError
 
     if not 0 < tolerance < 100:
         raise UserError(f"--tolerance must be between 0 and 100 percentage points, got {tolerance}")
@@ -309,7 +329,14 @@ def report(
     if compare is not None:
         other = _partial_notice(compare, allow_partial)
         notice = "; ".join(n for n in (notice, other and f"compared run: {other}") if n) or None
-    written = build_report(run_dir, out, compare, Settings(seat_tolerance=tolerance / 100), notice=notice)
+    if sensitivity is not None and not sensitivity.is_dir():
+        raise UserError(f"--sensitivity {sensitivity}: no such study folder")
+    try:
+        written = build_report(
+            run_dir, out, compare, Settings(seat_tolerance=tolerance / 100), notice=notice, sensitivity=sensitivity
+        )
+    except SensitivityError as exc:
+        raise UserError(str(exc)) from None
     for line in written.headlines:
         typer.echo(f"- {line}")
     typer.echo(str(written.html))
@@ -628,6 +655,120 @@ def ablate(
             f"{len(result.outcomes)} component(s), {result.games_total:,} games on disk "
             f"({result.games_played:,} played now) in {result.seconds / 60:.1f} min; "
             f"{result.game_seconds / 60:.1f} min of game time",
+            markup=False,
+            highlight=False,
+        )
+    typer.echo(str(result.out))
+    if result.errors:
+        typer.echo(f"{result.errors} game(s) raised: see {result.out / 'runs'}/*/errors", err=True)
+        raise typer.Exit(3)
+
+
+@app.command(
+    epilog="Examples:\n\n  septima-sim sensitivity configs/sensitivity-4p.toml --jobs 2   (every assumed value)\n\n"
+    "  septima-sim sensitivity my.toml --params trials.winner_wisdom,widow.spiders=1..4 --trajectories 8\n\n"
+    "  septima-sim sensitivity my.toml --params 'readings.hunter_direction.value,hunters.die.5=2..6' --metrics "
+    "worst_seat,hunter_capture\n\n"
+    "  septima-sim sensitivity my.toml --method sobol --samples 64 --params a.b,c.d --out studies/s1\n\n"
+    "  septima-sim sensitivity my.toml --out studies/s1 --resume        (continue it: same options)\n\n"
+    "Each value gets a range (a `ranges` entry beside it in the pack, else half to double, integers at least +-1, "
+    "within the schema); every sample is a content variant played on CONFIG's seeds. Writes sensitivity.csv, "
+    "samples.parquet, sensitivity.html and runs/ into --out; `septima-sim report RUN --sensitivity OUT` says which "
+    "findings hold. See docs/sensitivity.md."
+)
+def sensitivity(
+    config: Annotated[Path, typer.Argument(help="Experiment config (TOML): its matrix, lineups and pack.")],
+    params: Annotated[
+        str,
+        typer.Option(
+            "--params",
+            help="assumed (every assumed value), or comma-separated dotted paths, each optionally PATH=LOW..HIGH "
+            "or PATH=A|B.",
+        ),
+    ] = "assumed",
+    method: Annotated[str, typer.Option("--method", help="morris (screening) or sobol (variance shares).")] = "morris",
+    trajectories: Annotated[
+        int, typer.Option("--trajectories", help="Morris trajectories (samples = N x (values + 1)).")
+    ] = 4,
+    samples: Annotated[
+        int, typer.Option("--samples", help="Sobol base samples, a power of 2 (samples = N x (values + 2)).")
+    ] = 16,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per cell of each sample.")] = 100,
+    metrics: Annotated[
+        str | None,
+        typer.Option(
+            "--metrics",
+            help="Comma-separated: worst_seat, start_player, winning_score, game_length, solo_win, hunter_capture, "
+            "components, component:<kind>:<id> (default: all).",
+        ),
+    ] = None,
+    group: Annotated[
+        str, typer.Option("--group", help="value (each value alone) or item (a card's values move together).")
+    ] = "value",
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Study folder (default: runs/sensitivity-<name>-<time>).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="Root seed of games and design (overrides the file).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the study in --out (same options).")] = False,
+    backend: Annotated[str, typer.Option("--backend", help="local (loky processes) or dask.")] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address; default: a local cluster.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
+) -> None:
+    """Which assumed values drive each metric (SALib Morris or Sobol over content variants on common seeds)."""
+    import shlex
+
+    from rich.console import Console
+
+    from septima_sim import runner
+    from septima_sim.sensitivity import findings
+    from septima_sim.sensitivity import run as study
+    from septima_sim.sensitivity.errors import SensitivityError, SensitivityInterrupted
+
+    _check_counts(jobs=jobs, seed=seed)
+    if out is not None:
+        _check_out_path(out, "--out", folder=True)
+    runner.check_backend(backend, scheduler)
+    console = Console(stderr=True)
+    try:
+        plan = study.prepare(
+            config,
+            params=params,
+            method=method,
+            trajectories=trajectories,
+            samples=samples,
+            games=games,
+            wanted=metrics,
+            seed=seed,
+            group=group,
+            out=out,
+            resume=resume,
+            jobs=jobs,
+        )
+    except SensitivityError as exc:
+        raise UserError(str(exc)) from None
+    if not quiet:
+        console.print(study.estimate(plan), markup=False, highlight=False, soft_wrap=True)
+    try:
+        result = study.execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, console=console, quiet=quiet)
+    except SensitivityError as exc:
+        raise UserError(str(exc)) from None
+    except SensitivityInterrupted as exc:
+        again = shlex.join(
+            [*sys.argv[1:], *([] if resume else ["--resume"]), *([] if out else ["--out", str(plan.out)])]
+        )
+        typer.echo(f"interrupted; continue with: septima-sim {again}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    if not quiet:
+        for line in findings.summary(result.table):
+            console.print(f"- {line}", markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            f"{result.samples:,} samples, {result.games_total:,} games ({result.games_played:,} played now) in "
+            f"{result.seconds / 60:.1f} min",
             markup=False,
             highlight=False,
         )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from septima_sim.content import Content
+from septima_sim.content.assumed import POSITIONS, assumed_values
 from septima_sim.content.model import READINGS
 from septima_sim.content.provenance import partly_assumed
 from septima_sim.engine.config import COLOURS
@@ -51,4 +54,27 @@ def summary(content: Content) -> str:
             lines.append(f"  seat {seat} ({COLOURS[seat].title()}): {c.witches[w].name} ({c.witches[w].id})")
     else:
         lines.append("  none (every witch is dealt at random, B5)")
+    return "\n".join(lines)
+
+
+def assumed_summary(content_dir: Path | None) -> str:
+    """Every assumed value of a pack with its range and where the range comes from (``septima-sim rules
+    --assumed``; ``content.assumed`` says what counts and the rule)."""
+    found = assumed_values(content_dir)
+    items = len({v.item for v in found})
+    fixed = [v for v in found if v.fixed]
+    width = max((len(v.path) for v in found), default=10)
+    lines = [
+        f"Assumed values: {len(found)} in {items} items ({len(fixed)} fixed). Range: the item's `ranges` entry "
+        "(pack), else half to double the value, integers at least +-1, within what the schema allows (rule); "
+        "a reading: its allowed values.",
+        f"  {'value':<{width}}  {'now':>10}  {'range':<32}  {'from':<5}  provenance",
+    ]
+    for v in found:
+        shown = v.span() if not v.fixed else f"fixed: {v.fixed}"
+        lines.append(f"  {v.path:<{width}}  {v.value!s:>10}  {shown:<32}  {v.source:<5}  {v.provenance}")
+    lines.append(
+        f"Left out: positions ({', '.join(p + '*' for p in POSITIONS)}): moved alone, one lands on another; "
+        "name one with a range in `septima-sim sensitivity --params` to study it."
+    )
     return "\n".join(lines)

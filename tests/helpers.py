@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from septima_sim.content import INGREDIENTS, Content
@@ -193,6 +195,18 @@ def script(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[s
     """Run the installed ``septima-sim`` script: return code, stdout and stderr as text."""
     env = {**os.environ, "COLUMNS": "200"}
     return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env)
+
+
+@contextlib.contextmanager
+def reaped(proc: subprocess.Popen[str]) -> Iterator[subprocess.Popen[str]]:
+    """Whatever happens in the test, the process group of ``proc`` (started with ``start_new_session=True``) is
+    killed at the end."""
+    try:
+        yield proc
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -22,7 +22,7 @@ import pytest
 import septima_sim
 from septima_sim import store
 from septima_sim.run_lock import holder
-from tests.helpers import SCRIPT, script
+from tests.helpers import SCRIPT, reaped, script
 
 CONFIG = """
 name = "f"
@@ -94,17 +94,6 @@ def wait_gone(pids: set[int], timeout: float) -> set[int]:
     while alive(pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     return alive(pids)
-
-
-@contextlib.contextmanager
-def reaped(proc: subprocess.Popen[str]) -> Iterator[subprocess.Popen[str]]:
-    """Whatever happens in the test, the process group is killed at the end."""
-    try:
-        yield proc
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
 
 
 @pytest.fixture(scope="module")
@@ -286,7 +275,7 @@ ENOSPC_AT_FSYNC = """
 import errno, os, sys
 from septima_sim import store
 from septima_sim.run_lock import holder
-from tests.helpers import SCRIPT, script
+from tests.helpers import SCRIPT, reaped, script
 calls = {"n": 0}
 def fsync(fd):
     calls["n"] += 1

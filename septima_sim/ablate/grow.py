@@ -46,3 +46,11 @@ def play_into(
         return runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=True, on_shard=on_shard)
     finally:
         lock.release()
+
+
+def games_on_disk(run_dir: Path) -> int:
+    """Games the finished shards of a run directory hold (0 when there is none yet or its manifest is unreadable)."""
+    try:
+        return sum(int(s["games"]) for s in store.read_manifest(run_dir)["shards"].values())
+    except (store.RunDirError, KeyError, TypeError, ValueError):
+        return 0

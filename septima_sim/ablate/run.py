@@ -29,7 +29,7 @@ from septima_sim import rundir, runner, stopping, store
 from septima_sim.ablate import effects, outputs, sequential
 from septima_sim.ablate.arms import ARMS, FORCED, REMOVED, arm_name
 from septima_sim.ablate.errors import AblateError
-from septima_sim.ablate.grow import play_into
+from septima_sim.ablate.grow import games_on_disk, play_into
 from septima_sim.ablate.kinds import Kind
 from septima_sim.ablate.variant import NotRemovable, components, provenance, write_forced, write_variant
 from septima_sim.analysis import Settings
@@ -221,13 +221,6 @@ def _configured_games(run_dir: Path) -> int:
         return 0
 
 
-def _games_on_disk(run_dir: Path) -> int:
-    try:
-        return sum(int(s["games"]) for s in store.read_manifest(run_dir)["shards"].values())
-    except (store.RunDirError, KeyError, TypeError, ValueError):
-        return 0
-
-
 def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = False) -> Result:
     """Play the stages, stop each component by the sequential rule, and write every output."""
     sched = sequential.schedule(plan.games)
@@ -266,7 +259,7 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
     try:
         with runner.parallel_backend("local", jobs, None), progress:
             planned = len(dirs) * plan.cells * last
-            bar = progress.add_task("", total=planned, completed=sum(_games_on_disk(d) for d in dirs))
+            bar = progress.add_task("", total=planned, completed=sum(games_on_disk(d) for d in dirs))
             for i, games in enumerate(stages):
                 if not active:
                     break
@@ -294,7 +287,7 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
         raise AblateInterrupted("interrupted; continue with the same command and --resume", code) from None
     ordered = [outcomes[c.label] for c in plan.components]
     outputs.write(plan, ordered, settings)
-    total = sum(_games_on_disk(d) for d in dirs)
+    total = sum(games_on_disk(d) for d in dirs)
     seconds = time.perf_counter() - t0
     return Result(plan.out, ordered, played, total, seconds, _game_seconds(dirs), sum(errors.values()))
 

@@ -33,6 +33,7 @@ from septima_sim.report.sections import (
     wisdom_components,
 )
 from septima_sim.report.sections import compare as compare_section
+from septima_sim.report.sections import sensitivity as sensitivity_section
 
 
 def build_report(
@@ -42,11 +43,14 @@ def build_report(
     settings: Settings | None = None,
     *,
     notice: str | None = None,
+    sensitivity: Path | None = None,
 ) -> Report:
     """Analyse a run and write ``report.html`` (self-contained), ``summary.md``, ``charts/*.png`` and
     ``tables/*.csv`` to ``out_dir`` (default: ``<run>/report``). ``notice`` (e.g. games missing from a damaged
-    run) is the first line of both documents. Raises RunDataError on a bad run directory."""
+    run) is the first line of both documents; ``sensitivity`` a study folder whose findings annotate the headlines.
+    Raises RunDataError on a bad run directory (SensitivityError on a bad study folder)."""
     settings = settings or Settings()
+    study = sensitivity_section.load(sensitivity) if sensitivity is not None else None
     run = analysis.open_run(run_dir)
     other = analysis.open_run(compare) if compare is not None else None
     b = Builder(settings)
@@ -65,6 +69,8 @@ def build_report(
     solo_tables = solo.add(b, run)
     if other is not None:
         compare_section.add(b, run, other, comps)
+    if study is not None:
+        sensitivity_section.add(b, study)
     methods.add(b, run)
     ablation = ablate_table.find(run.path)
     findings = headlines(
@@ -74,7 +80,10 @@ def build_report(
         solo_tables,
         component_robustness(run, comps, b.settings),
         ablate_table.read(ablation) if ablation is not None else None,
+        b.settings,
     )
+    if study is not None:
+        findings = sensitivity_section.annotate(findings, study)
     out = Path(out_dir) if out_dir else run.path / "report"
     links = write_examples(run, _wanted_examples(run, comps, findings), out)
     return _write(out, run, other, b, findings, notice, links)

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 import polars as pl
 
 from septima_sim.ablate import page as ablate_page
+from septima_sim.analysis import Settings
 from septima_sim.analysis.expansions import title
 from septima_sim.analysis.skill import seat_robustness
 from septima_sim.report.fmt import Row, ci_num, ci_pct, pct
 from septima_sim.report.names import setting_phrase
 from septima_sim.report.sections.seats import SeatTables
+from septima_sim.sensitivity.metrics import component_name
 
 MAX_HEADLINES = 10
 MAX_FAIRNESS = 6
@@ -28,14 +30,26 @@ _RANK = {"flagged": 0, "unclear": 1, "ok": 2}
 
 
 @dataclass(frozen=True, slots=True)
+class Basis:
+    """What a finding rests on, for ``report --sensitivity``: the study metric (``sensitivity.metrics``), its player
+    count (None: pooled over every count) and how far the estimate lies from the edge of its verdict, in the
+    metric's units."""
+
+    metric: str
+    players: int | None
+    margin: float
+
+
+@dataclass(frozen=True, slots=True)
 class Headline:
-    """One finding: its text, its tone (flagged / ok / unclear / neutral: the colour it is shown in) and, for a
-    seat finding, what an example game of it must show (player count, seat, the setting's cells, a loss or a
-    win)."""
+    """One finding: its text, its tone (flagged / ok / unclear / neutral: the colour it is shown in), for a seat
+    finding what an example game of it must show (player count, seat, the setting's cells, a loss or a win), and
+    the metric it rests on."""
 
     text: str
     tone: str
     seat: tuple[int, int, tuple[str, ...], bool] | None = None
+    basis: Basis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +76,19 @@ def _fairness(s: SeatTables) -> list[tuple[tuple[int, float], Headline]]:
         skill = seat_robustness(r, s.lineup_seat, s.keys, s.weak, "seat", tol) if s.lineup_seat is not None else None
         text = _seat_line(r, who, setting_phrase(r, axes), "the seat furthest from fair", skill)
         example = (int(r["players"]), int(r["seat"]), _cells_of(r, s.keys, s.cells), bool(r["delta"] < 0))
-        out.append(((_RANK[r["verdict"]], -abs(r["delta"])), Headline(text, r["verdict"], example)))
+        basis = Basis("worst_seat", int(r["players"]), _margin(r["delta"], tol))
+        out.append(((_RANK[r["verdict"]], -abs(r["delta"])), Headline(text, r["verdict"], example, basis)))
     for r in s.order.filter((pl.col("order") == 0) & (pl.col("verdict") == "flagged")).iter_rows(named=True):
         skill = seat_robustness(r, s.lineup_order, s.keys, s.weak, "order", tol) if s.lineup_order is not None else None
         text = _seat_line(r, "The start player", setting_phrase(r, axes), "turn order", skill)
-        out.append(((0, -abs(r["delta"])), Headline(text, "flagged")))
+        basis = Basis("start_player", int(r["players"]), _margin(r["delta"], tol))
+        out.append(((0, -abs(r["delta"])), Headline(text, "flagged", basis=basis)))
     return out
+
+
+def _margin(delta: float, tolerance: float, scale: float = 100.0) -> float:
+    """How far an effect lies from the tolerance that separates its verdicts, in points (``scale`` 1: Wisdom)."""
+    return abs(abs(delta) - tolerance) * scale
 
 
 def _seat_line(r: Row, who: str, where: str, note: str, skill: str | None) -> str:
@@ -82,6 +103,7 @@ def headlines(
     solo: dict[str, pl.DataFrame] | None,
     component_skill: dict[tuple[str, str], str] | None = None,
     causal: pl.DataFrame | None = None,
+    settings: Settings | None = None,
 ) -> Findings:
     """The findings in order of severity for fairness, at most MAX_HEADLINES (``seats`` is the seat section's
     SeatTables; ``component_skill`` the robustness of flagged components across lineups, ``skill``)."""
@@ -92,7 +114,9 @@ def headlines(
         counts = {t: sum(h.tone == t for h in rest) for t in ("flagged", "unclear", "ok")}
         summary = ", ".join(f"{n} {t}" for t, n in counts.items() if n)
         lines.append(Headline(f"{len(rest)} more setting(s) in Seat balance ({summary})", "neutral"))
-    others = _causal(causal) + _components(comps, component_skill or {}) + _modules(mods) + _solo(solo)
+    settings = settings or Settings()
+    others = _causal(causal) + _components(comps, component_skill or {}, settings) + _modules(mods)
+    others += _solo(solo, settings)
     room = MAX_HEADLINES - len(lines)
     lines += others[:room]
     return Findings(lines, max(0, len(others) - room))
@@ -107,7 +131,7 @@ def _causal(frame: pl.DataFrame | None) -> list[Headline]:
     return [Headline(f"Causal: {line}", "flagged") for line in ablate_page.lines(flagged, MAX_COMPONENTS)]
 
 
-def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str]) -> list[Headline]:
+def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str], settings: Settings) -> list[Headline]:
     if comps.is_empty():
         return []
     flagged = comps.filter(pl.col("flagged"))
@@ -116,11 +140,26 @@ def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str]) -> list[
     out = []
     for r in flagged.head(MAX_COMPONENTS).iter_rows(named=True):
         robust = skill.get((r["kind"], r["item"]))
-        out.append(Headline(f"{_component_line(r)}: flagged" + (f"; {robust}" if robust else ""), "flagged"))
+        text = f"{_component_line(r)}: flagged" + (f"; {robust}" if robust else "")
+        out.append(Headline(text, "flagged", basis=_component_basis(r, settings)))
     if flagged.is_empty():
         r = comps.row(0, named=True)
-        out.append(Headline(f"No component stands out; the largest effect is {_component_line(r)}: ok", "ok"))
+        text = f"No component stands out; the largest effect is {_component_line(r)}: ok"
+        out.append(Headline(text, "ok", basis=_component_basis(r, settings)))
     return out
+
+
+def _component_basis(r: Row, settings: Settings) -> Basis:
+    """A component line rests on its association effect, pooled over the player counts. A flagged effect's margin
+    is its distance above the tolerance; an unflagged one's, its distance below it (none when it is not flagged
+    for want of games: any value that moves it matters)."""
+    effect, tolerance, scale = (
+        (r["wisdom_effect"], settings.wisdom_tolerance, 1.0)
+        if r["game_level"]
+        else (r["win_effect"], settings.component_tolerance, 100.0)
+    )
+    margin = (abs(effect) - tolerance if r["flagged"] else max(0.0, tolerance - abs(effect))) * scale
+    return Basis(component_name(str(r["kind"]), str(r["item"])), None, max(0.0, margin))
 
 
 def _modules(mods: pl.DataFrame) -> list[Headline]:
@@ -149,14 +188,16 @@ def _modules(mods: pl.DataFrame) -> list[Headline]:
     return out
 
 
-def _solo(solo: dict[str, pl.DataFrame] | None) -> list[Headline]:
+def _solo(solo: dict[str, pl.DataFrame] | None, settings: Settings) -> list[Headline]:
     if solo is None:
         return []
+    lo, hi = settings.solo_band
     return [
         Headline(
             f"Solo ({r.get('label') or r['cell_id']}): the player beats the Widow in {ci_pct(r, 'rate')} of "
             f"{r['games']:,} games: {r['verdict']}",
             "flagged" if str(r["verdict"]).startswith("too") else ("ok" if r["verdict"] == "ok" else "unclear"),
+            basis=Basis("solo_win", 1, 100 * min(abs(r["rate"] - lo), abs(r["rate"] - hi))),
         )
         for r in solo["win"].iter_rows(named=True)
     ]

@@ -40,6 +40,82 @@ class Fault(ValueError):
         self.message = message
 
 
+RANGES = "ranges"
+"""The key of a table's ranges: the values a designer allows its values to take in a sensitivity study (``septima-sim
+sensitivity``), written beside them, in any table that has a ``provenance``::
+
+    ranges = { spiders = [1, 4], "effects.0.amount" = [1, 3], value = ["clockwise", "counterclockwise"] }
+
+A key is the dotted path of a value inside the table (list positions as numbers). Its entry is ``[low, high]`` for a
+number (two numbers; three or more numbers are a list of choices), or the choices (two or more) for any other value.
+Whether each bound makes a playable pack is checked by the study (``content.assumed``)."""
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _value_at(table: dict[str, Any], key: str) -> Any:
+    """The value at a dotted path inside a table's raw data (KeyError when there is none or it is a table)."""
+    node: Any = table
+    for part in key.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node and part not in ("provenance", RANGES):
+            node = node[part]
+        else:
+            raise KeyError(key)
+    if isinstance(node, dict):
+        raise KeyError(key)
+    return node
+
+
+def check_ranges(table: dict[str, Any], at: tuple[str | int, ...] = ()) -> None:
+    """Every entry of a table's ``ranges`` names one of its values and gives a range or choices that suit it (``at``:
+    where the table is, for the error)."""
+    ranges = table[RANGES]
+    if not isinstance(ranges, dict):
+        raise Fault((*at, RANGES), "expected a table of value paths, e.g. ranges = { spiders = [1, 4] }")
+    for key, entry in ranges.items():
+        where = (*at, RANGES, key)
+        try:
+            value = _value_at(table, key)
+        except KeyError:
+            raise Fault(where, f"no value {key!r} in this table") from None
+        if not isinstance(entry, list) or len(entry) < 2:
+            raise Fault(where, "expected [low, high] or a list of two or more choices")
+        if _number(value) and len(entry) == 2:
+            low, high = entry
+            if not (_number(low) and _number(high) and low < high):
+                raise Fault(where, f"expected [low, high] with low < high, got {entry}")
+            if isinstance(value, int) and not (isinstance(low, int) and isinstance(high, int)):
+                raise Fault(where, f"an integer value takes integer bounds, got {entry}")
+        elif any(type(c) is not type(value) for c in entry) or len({repr(c) for c in entry}) != len(entry):
+            raise Fault(where, f"expected different choices of the value's type ({type(value).__name__})")
+
+
+TABLE_DEPTH = 3
+"""How deep a table with a provenance sits in a pack's tree: a rules table (``widow``), an item (``witches.johanna``),
+an Omen half (``omens.<id>.dark``). Items are never inside lists."""
+
+
+def without_ranges(node: dict[str, Any], at: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A pack's tree with every table's ``ranges`` checked (``check_ranges``) and taken out (the tree itself is not
+    changed; tables without one are shared): what the schemas validate and the engine is built from."""
+    out: dict[str, Any] | None = None
+    if RANGES in node and isinstance(node.get("provenance"), str):
+        check_ranges(node, at)
+        out = {k: v for k, v in node.items() if k != RANGES}
+    if len(at) < TABLE_DEPTH:
+        for k, v in (out or node).items():
+            if isinstance(v, dict):
+                new = without_ranges(v, (*at, k))
+                if new is not v:
+                    out = out if out is not None else dict(node)
+                    out[k] = new
+    return out if out is not None else node
+
+
 def unknown(what: str, value: object, allowed: Iterable[str]) -> str:
     """``unknown ingredient 'mushrom' (did you mean mushroom? allowed: herb, ...)``."""
     allowed = sorted(allowed) if not isinstance(allowed, tuple) else allowed

@@ -3,13 +3,15 @@ needs from several files at once)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import model_validator
 
 from septima_sim.content.model import INGREDIENTS
 from septima_sim.content.schema.actions import ActionsFile
 from septima_sim.content.schema.animals import AnimalsFile
 from septima_sim.content.schema.buildings import BuildingsFile
-from septima_sim.content.schema.common import Fault, Schema
+from septima_sim.content.schema.common import Fault, Schema, without_ranges
 from septima_sim.content.schema.goals import GoalsFile
 from septima_sim.content.schema.ingredients import IngredientsFile
 from septima_sim.content.schema.map import MapFile
@@ -67,7 +69,13 @@ class Pack(
 ):
     """A content tree: each namespace validated by its file's schema, then the limits that span files. The bases are
     FILES backwards: pydantic puts the last base's fields first, so the first error reported is the first in reading
-    order."""
+    order. Each table's ``ranges`` (values a sensitivity study may give, ``common.RANGES``) is checked and taken out
+    first: the game never reads them."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ranges(cls, data: Any) -> Any:
+        return without_ranges(data) if isinstance(data, dict) else data
 
     @model_validator(mode="after")
     def _playable(self) -> Pack:
