@@ -66,7 +66,7 @@ def test_every_listed_value_is_assumed_and_no_position_is(found: dict[str, objec
     assert len(found) > 150
     assert all(is_assumed(v.provenance) for v in found.values())  # type: ignore[attr-defined]
     assert not [p for p in found if p.startswith(POSITIONS)]
-    assert "widow.spiders" in found and "hunters.die.5" in found and "readings.hunter_direction.value" in found
+    assert "widow.spiders" in found and "hunters.die.5" in found and "readings.fox_ability.value" in found
     # seed-base numbers are not listed: trials (seed-base table), ritual.top_wisdom (rules.toml's [ritual], seed-base,
     # although ritual.toml's provenance fills the merged table)
     assert "trials.winner_wisdom" not in found and "ritual.top_wisdom" not in found
@@ -81,12 +81,12 @@ def test_rule_ranges_are_half_to_double_at_least_one_step_within_the_schema(foun
     assert span("widow.citizens") == (4, 16)  # 8: half to double
     assert span("hunters.die.5") == (1, 6)  # 3: 1.5 -> 1 .. 6, and a face is at most 6 (REGIONS)
     assert span("witches.hazel.effects.0.amount") == (0, 2)  # 1: at least one step either side
-    assert span("potions.calming-potion.suspicion") == (-4, -1)  # -2: double to half for a negative number
+    assert span("omens.spiritual-link.dark.amount") == (-4, -1)  # -2: double to half for a negative number
     assert span("widow.tribulations_needed") == (4, 8)  # 16 would need more than the 8 Tribulations (pack check)
     assert span("spells.healers-oath.unit") == (1, 2)  # a divisor is at least 1
     assert span("hunters.die.0") == (0, 1)  # 0: a face is at least 0
-    reading = found["readings.hunter_direction.value"]
-    assert set(reading.choices) == {"clockwise", "counterclockwise"}  # type: ignore[attr-defined]
+    reading = found["readings.fox_ability.value"]
+    assert set(reading.choices) == {"after-move", "the-move"}  # type: ignore[attr-defined]
     tree = content_tree()
     for v in found.values():  # each end loads on its own
         for bound in (v.low, v.high) if v.numeric else v.choices:  # type: ignore[attr-defined]
