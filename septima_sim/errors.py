@@ -59,6 +59,11 @@ _USER_ERRORS: tuple[tuple[str, str], ...] = (
     ("septima_sim.runner", "RunError"),
     ("septima_sim.store", "RunDirError"),
     ("septima_sim.run_lock", "RunLocked"),
+    ("septima_sim.safe_path", "UnsafePath"),
+    ("septima_sim.ablate", "AblateError"),
+    ("septima_sim.tune", "TuneError"),
+    ("septima_sim.ladder", "LadderError"),
+    ("septima_sim.plugin_guard", "PluginError"),  # a plugin persona's fault in `play` (batch commands: exit 3)
 )
 """(module, exception) pairs that mean bad input."""
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, model_validator
 
 from septima_sim.content.model import INGREDIENTS
-from septima_sim.content.schema.common import Count, Fault, Provenance, Schema, Signed, all_of, known_ids, unknown
+from septima_sim.content.schema.common import Count, Fault, Id, Provenance, Schema, Signed, all_of, known_ids, unknown
 
 USES: tuple[str, ...] = ("calming", "flying", "love", "ritual-oil")
 """Practical potion uses the engine implements."""
@@ -39,7 +39,7 @@ class Potion(Schema):
 class PotionsFile(Schema):
     """potions.toml, keyed by id; a pack needs its calming potion (its suspicion is a rule, B21e)."""
 
-    potions: Annotated[dict[str, Potion], Field(min_length=1)]
+    potions: Annotated[dict[Id, Potion], Field(min_length=1)]
 
     @model_validator(mode="after")
     def _calming(self) -> PotionsFile:

@@ -13,6 +13,7 @@ from septima_sim.content.schema.common import (
     Effect,
     Element,
     Fault,
+    Id,
     Provenance,
     Schema,
     known_ids,
@@ -50,4 +51,4 @@ class Spell(Schema):
 class SpellsFile(Schema):
     """spells.toml, keyed by id."""
 
-    spells: Annotated[dict[str, Spell], Field(min_length=1)]
+    spells: Annotated[dict[Id, Spell], Field(min_length=1)]
