@@ -213,9 +213,6 @@ def run(
                 cells = len(exp.cells)
                 console.print(f"run {run_dir}: {cells} cell(s) x {exp.config.games_per_cell:,} games ({where})")
             summary = runner.execute(exp, run_dir, manifest, backend=backend, console=console, quiet=quiet)
-    except runner.RunInterrupted as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(exc.exit_code) from None
     finally:
         if lock is not None:
             lock.release()
