@@ -610,11 +610,7 @@ def ablate(
     except ablation.AblateError as exc:
         raise UserError(str(exc)) from None
     console = Console(stderr=True)
-    try:
-        result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
-    except ablation.AblateInterrupted as exc:
-        typer.echo(f"interrupted; continue with: septima-sim ablate {config} --out {plan.out} --resume", err=True)
-        raise typer.Exit(exc.exit_code) from None
+    result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
     if not quiet:
         from septima_sim.ablate import page, table
 
