@@ -447,18 +447,15 @@ def ladder(
     if len(names) < 2 or len(set(names)) != len(names):
         raise UserError(f"--policies needs at least two different personas, got {policies!r}")
     _check_counts(games=games, jobs=jobs, seed=seed)
+    modules = _enabled_modules(module, shapeshifting=shapeshifting, omens=omens)
     exp = build(
-        ladder_mod.ladder_config(
-            names,
-            players=players,
-            games=games,
-            seed=seed,
-            mode=mode,
-            modules=_enabled_modules(module, shapeshifting=shapeshifting, omens=omens),
-        ),
-        "ladder",
+        ladder_mod.ladder_config(names, players=players, games=games, seed=seed, mode=mode, modules=modules), "ladder"
     )
+    recorded = ladder_mod.recorded_names(names)
     out = out or rundir.default_run_dir(f"ladder-p{players}")
+    again = ladder_mod.rerun_command(
+        names, players=players, games=games, seed=seed, mode=mode, modules=modules, out=out
+    )
     _check_out_path(out, "--out", folder=True)
     run_dir = out / "runs" / exp.config.name
     resuming = (run_dir / "config.toml").is_file()
@@ -475,13 +472,18 @@ def ladder(
         manifest, lock = rundir.create_run_dir(exp, run_dir, force=False, events=False)
     try:
         with runner.parallel_backend("local", jobs, None):
-            runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=quiet)
+            summary = runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=quiet)
     except runner.RunInterrupted as exc:
-        typer.echo(f"interrupted; finish the ladder by running the same command again (--out {out})", err=True)
-        raise typer.Exit(exc.exit_code) from None
+        raise runner.RunInterrupted(
+            f"interrupted; finish the ladder by running it again: {again}", exc.exit_code
+        ) from None
+    except runner.RunWriteError as exc:
+        raise UserError(exc.advice(f"run the ladder again: {again}")) from None
     finally:
         lock.release()
-    table, rated = ladder_mod.write_tables(run_dir, out, names, players)
+    if summary.errors == summary.games:
+        _games_raised(summary.errors, run_dir, "no table written")
+    table, rated = ladder_mod.write_tables(run_dir, out, names, players, recorded)
     if not quiet:
         from rich.table import Table
 
@@ -493,6 +495,16 @@ def ladder(
                 view.add_row(*(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row))
             console.print(view)
     typer.echo(str(out))
+    if summary.errors:
+        _games_raised(summary.errors, run_dir, "the tables leave them out")
+
+
+def _games_raised(errors: int, run_dir: Path, what: str) -> None:
+    """Exit 3: how many games raised, where their errors are and the command that replays the first."""
+    from septima_sim.store import first_error
+
+    typer.echo(f"{errors} game(s) raised ({what}): see {run_dir / 'errors'}{first_error(run_dir)}", err=True)
+    raise typer.Exit(3)
 
 
 @app.command(
