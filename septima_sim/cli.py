@@ -536,8 +536,9 @@ def tune(
 
     from septima_sim import tune as tuning
 
-    if (trials is not None and trials <= 0) or (games is not None and games <= 0) or jobs == 0:
-        raise UserError("--trials, --games and --jobs must be positive")
+    _check_counts(games=games, jobs=jobs, seed=seed)
+    if trials is not None and not 0 < trials <= tuning.MAX_TRIALS:
+        raise UserError(f"--trials must be between 1 and {tuning.MAX_TRIALS:,}, got {trials}")
     if (resume is None) == (tune_file is None):
         raise UserError("give a TUNE_FILE to start a study, or --resume DIR to continue one (not both)")
     if resume is not None and (games is not None or seed is not None or out is not None):
@@ -552,11 +553,17 @@ def tune(
         result = tuning.execute(cfg, folder, jobs=jobs, console=console, quiet=quiet)
     except tuning.TuneError as exc:
         raise UserError(str(exc)) from None
-    except tuning.TuneInterrupted as exc:
+    except tuning.GamesRaised as exc:
         typer.echo(str(exc), err=True)
-        raise typer.Exit(exc.exit_code) from None
+        raise typer.Exit(3) from None
+    for note in result.notes:
+        typer.echo(note, err=True)
     typer.echo(result.headline)
     typer.echo(str(result.out))
+    if result.errors:
+        raised = f"{result.errors} game(s) raised in failed trials: see {result.out / 'trials'}{result.first_error}"
+        typer.echo(raised, err=True)
+        raise typer.Exit(3)
 
 
 @app.command(
