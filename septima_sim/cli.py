@@ -92,12 +92,21 @@ def play(
     game: Annotated[
         str | None, typer.Option("--game", help="CELL:INDEX of the game to replay (cell ids: the run's games/).")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
+    decision_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--decision-timeout",
+            help="Seconds a plugin persona may take per decision (default $SEPTIMA_DECISION_TIMEOUT or 60; 0 = none).",
+        ),
+    ] = None,
 ) -> None:
     """Play one seeded game and print it turn by turn (or replay a game of a run)."""
     from septima_sim.content import load_content
     from septima_sim.engine import GameConfig
     from septima_sim.experiment import MAX_SEED
     from septima_sim.players import builtin_lineups, make_policy
+    from septima_sim.plugin_guard import set_decision_timeout
 
     if fmt not in ("text", "jsonl", "html"):
         raise UserError(f"--format must be text or jsonl (or html with --out FILE), got {fmt!r}")
@@ -105,6 +114,9 @@ def play(
         raise UserError("--format html needs --out FILE (and --out is only for --format html)")
     if out is not None and not out.parent.resolve().is_dir():
         raise UserError(f"--out {out}: folder {out.parent} does not exist")
+    if out is not None and (out.exists() or out.is_symlink()) and not (force and out.is_file()):
+        raise UserError(f"--out {out} exists{' and is not a file' if force else ' (use --force to replace it)'}")
+    set_decision_timeout(decision_timeout)
     if not 0 <= seed <= MAX_SEED:
         raise UserError(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
     if replay is not None or game is not None:
