@@ -90,6 +90,7 @@ def test_games_that_raised_exit_3_with_the_replay_command_of_the_first(bots: Pat
     assert not (bots / "lad" / "matchups.csv").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("policies", "both"),
     [
