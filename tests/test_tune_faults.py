@@ -105,7 +105,10 @@ BAD = [
     pytest.param(["--trials", "1000000000000"], "", "--trials must be between 1 and 10,000", id="trials"),
     pytest.param([], "min_games", "min_games (100) is more than games (20)", id="min-games-above-games"),
     pytest.param(
-        [], "low-equals-high", "space.animals.cat.amount: low must be below high (got low=2, high=2)", id="low"
+        [],
+        "low-equals-high",
+        "space.animals.cat.amount: low must be below high (got low=2, high=2)",
+        id="space-low-equals-high",
     ),
 ]
 
