@@ -92,12 +92,21 @@ def play(
     game: Annotated[
         str | None, typer.Option("--game", help="CELL:INDEX of the game to replay (cell ids: the run's games/).")
     ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
+    decision_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--decision-timeout",
+            help="Seconds a plugin persona may take per decision (default $SEPTIMA_DECISION_TIMEOUT or 60; 0 = none).",
+        ),
+    ] = None,
 ) -> None:
     """Play one seeded game and print it turn by turn (or replay a game of a run)."""
     from septima_sim.content import load_content
     from septima_sim.engine import GameConfig
     from septima_sim.experiment import MAX_SEED
     from septima_sim.players import builtin_lineups, make_policy
+    from septima_sim.plugin_guard import set_decision_timeout
 
     if fmt not in ("text", "jsonl", "html"):
         raise UserError(f"--format must be text or jsonl (or html with --out FILE), got {fmt!r}")
@@ -105,6 +114,9 @@ def play(
         raise UserError("--format html needs --out FILE (and --out is only for --format html)")
     if out is not None and not out.parent.resolve().is_dir():
         raise UserError(f"--out {out}: folder {out.parent} does not exist")
+    if out is not None and (out.exists() or out.is_symlink()) and not (force and out.is_file()):
+        raise UserError(f"--out {out} exists{' and is not a file' if force else ' (use --force to replace it)'}")
+    set_decision_timeout(decision_timeout)
     if not 0 <= seed <= MAX_SEED:
         raise UserError(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
     if replay is not None or game is not None:
@@ -213,9 +225,6 @@ def run(
                 cells = len(exp.cells)
                 console.print(f"run {run_dir}: {cells} cell(s) x {exp.config.games_per_cell:,} games ({where})")
             summary = runner.execute(exp, run_dir, manifest, backend=backend, console=console, quiet=quiet)
-    except runner.RunInterrupted as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(exc.exit_code) from None
     finally:
         if lock is not None:
             lock.release()
@@ -477,18 +486,15 @@ def ladder(
     if len(names) < 2 or len(set(names)) != len(names):
         raise UserError(f"--policies needs at least two different personas, got {policies!r}")
     _check_counts(games=games, jobs=jobs, seed=seed)
+    modules = _enabled_modules(module, shapeshifting=shapeshifting, omens=omens)
     exp = build(
-        ladder_mod.ladder_config(
-            names,
-            players=players,
-            games=games,
-            seed=seed,
-            mode=mode,
-            modules=_enabled_modules(module, shapeshifting=shapeshifting, omens=omens),
-        ),
-        "ladder",
+        ladder_mod.ladder_config(names, players=players, games=games, seed=seed, mode=mode, modules=modules), "ladder"
     )
+    recorded = ladder_mod.recorded_names(names)
     out = out or rundir.default_run_dir(f"ladder-p{players}")
+    again = ladder_mod.rerun_command(
+        names, players=players, games=games, seed=seed, mode=mode, modules=modules, out=out
+    )
     _check_out_path(out, "--out", folder=True)
     run_dir = out / "runs" / exp.config.name
     resuming = (run_dir / "config.toml").is_file()
@@ -505,13 +511,18 @@ def ladder(
         manifest, lock = rundir.create_run_dir(exp, run_dir, force=False, events=False)
     try:
         with runner.parallel_backend("local", jobs, None):
-            runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=quiet)
+            summary = runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=quiet)
     except runner.RunInterrupted as exc:
-        typer.echo(f"interrupted; finish the ladder by running the same command again (--out {out})", err=True)
-        raise typer.Exit(exc.exit_code) from None
+        raise runner.RunInterrupted(
+            f"interrupted; finish the ladder by running it again: {again}", exc.exit_code
+        ) from None
+    except runner.RunWriteError as exc:
+        raise UserError(exc.advice(f"run the ladder again: {again}")) from None
     finally:
         lock.release()
-    table, rated = ladder_mod.write_tables(run_dir, out, names, players)
+    if summary.errors == summary.games:
+        _games_raised(summary.errors, run_dir, "no table written")
+    table, rated = ladder_mod.write_tables(run_dir, out, names, players, recorded)
     if not quiet:
         from rich.table import Table
 
@@ -523,6 +534,16 @@ def ladder(
                 view.add_row(*(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row))
             console.print(view)
     typer.echo(str(out))
+    if summary.errors:
+        _games_raised(summary.errors, run_dir, "the tables leave them out")
+
+
+def _games_raised(errors: int, run_dir: Path, what: str) -> None:
+    """Exit 3: how many games raised, where their errors are and the command that replays the first."""
+    from septima_sim.store import first_error
+
+    typer.echo(f"{errors} game(s) raised ({what}): see {run_dir / 'errors'}{first_error(run_dir)}", err=True)
+    raise typer.Exit(3)
 
 
 @app.command(
@@ -554,8 +575,9 @@ def tune(
 
     from septima_sim import tune as tuning
 
-    if (trials is not None and trials <= 0) or (games is not None and games <= 0) or jobs == 0:
-        raise UserError("--trials, --games and --jobs must be positive")
+    _check_counts(games=games, jobs=jobs, seed=seed)
+    if trials is not None and not 0 < trials <= tuning.MAX_TRIALS:
+        raise UserError(f"--trials must be between 1 and {tuning.MAX_TRIALS:,}, got {trials}")
     if (resume is None) == (tune_file is None):
         raise UserError("give a TUNE_FILE to start a study, or --resume DIR to continue one (not both)")
     if resume is not None and (games is not None or seed is not None or out is not None):
@@ -570,11 +592,17 @@ def tune(
         result = tuning.execute(cfg, folder, jobs=jobs, console=console, quiet=quiet)
     except tuning.TuneError as exc:
         raise UserError(str(exc)) from None
-    except tuning.TuneInterrupted as exc:
+    except tuning.GamesRaised as exc:
         typer.echo(str(exc), err=True)
-        raise typer.Exit(exc.exit_code) from None
+        raise typer.Exit(3) from None
+    for note in result.notes:
+        typer.echo(note, err=True)
     typer.echo(result.headline)
     typer.echo(str(result.out))
+    if result.errors:
+        raised = f"{result.errors} game(s) raised in failed trials: see {result.out / 'trials'}{result.first_error}"
+        typer.echo(raised, err=True)
+        raise typer.Exit(3)
 
 
 @app.command(
@@ -640,11 +668,7 @@ def ablate(
     except ablation.AblateError as exc:
         raise UserError(str(exc)) from None
     console = Console(stderr=True)
-    try:
-        result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
-    except ablation.AblateInterrupted as exc:
-        typer.echo(f"interrupted; continue with: septima-sim ablate {config} --out {plan.out} --resume", err=True)
-        raise typer.Exit(exc.exit_code) from None
+    result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
     if not quiet:
         from septima_sim.ablate import page, table
 

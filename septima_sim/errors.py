@@ -1,8 +1,11 @@
 """The one error path of the command line: every failure becomes one line on stderr and an exit code.
 
 Exit codes: 0 ok, 1 ``check`` found a balance shift (only that), 2 bad input (a usage error of the CLI framework, a
-config, content pack, run directory or baseline that cannot be used, a disk that is full or not writable), 3 some
-games raised, 70 an unexpected crash (rerun with ``--debug`` for the traceback), 130 SIGINT, 143 SIGTERM.
+config, content pack, run directory or baseline that cannot be used, a disk that is full or not writable, a plugin
+persona that fails in ``play``), 3 some games raised, 70 an unexpected crash (rerun with ``--debug`` for the
+traceback), 130 SIGINT, 143 SIGTERM (with an "interrupted" line saying how to continue).
+
+Library warnings (joblib, optuna, matplotlib...) are not shown; ``--debug`` shows them.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import errno
 import sys
 import traceback
+import warnings
 from collections.abc import Callable
 
 import typer
@@ -59,6 +63,11 @@ _USER_ERRORS: tuple[tuple[str, str], ...] = (
     ("septima_sim.runner", "RunError"),
     ("septima_sim.store", "RunDirError"),
     ("septima_sim.run_lock", "RunLocked"),
+    ("septima_sim.safe_path", "UnsafePath"),
+    ("septima_sim.ablate", "AblateError"),
+    ("septima_sim.tune", "TuneError"),
+    ("septima_sim.ladder", "LadderError"),
+    ("septima_sim.plugin_guard", "PluginError"),  # a plugin persona's fault in `play` (batch commands: exit 3)
 )
 """(module, exception) pairs that mean bad input."""
 
@@ -105,18 +114,23 @@ def _classify(exc: BaseException) -> tuple[int, str]:
 
 def run_main(call: Callable[[], object], argv: list[str]) -> int:
     """Run the CLI (``call`` is the typer app in non-standalone mode) and return the process exit code."""
-    from septima_sim.stopping import exit_code, sigterm_stops
+    from septima_sim.stopping import Interrupted, Terminated, exit_code, received_exit_code, sigterm_stops
 
     debug = "--debug" in argv
     try:
-        with sigterm_stops():  # SIGTERM unwinds like Ctrl-C: locks released, partial files removed, exit 143
+        # SIGTERM unwinds like Ctrl-C: locks released, partial files removed, exit 143
+        with sigterm_stops(), warnings.catch_warnings():
+            if not debug:
+                warnings.simplefilter("ignore")  # library warnings are not the user's business (one line per error)
             code = call()
     except typer.Exit as exc:
         return exc.exit_code
+    except Interrupted as exc:  # a command stopped after saving its work: its line says how to continue
+        print(one_line(str(exc)), file=sys.stderr)
+        return exc.exit_code
     except (typer.Abort, KeyboardInterrupt) as exc:
-        stop = exc if isinstance(exc, KeyboardInterrupt) else KeyboardInterrupt()
         print("interrupted", file=sys.stderr)
-        return exit_code(stop)
+        return exit_code(exc) if isinstance(exc, Terminated) else received_exit_code()
     except Exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `septima-sim` or `septima-sim run --help`-like
             exc.show()  # type: ignore[attr-defined]
@@ -126,4 +140,7 @@ def run_main(call: Callable[[], object], argv: list[str]) -> int:
             traceback.print_exc()
         print(line, file=sys.stderr)
         return code
+    if code == 130:  # the framework turned a KeyboardInterrupt (or SIGTERM's Terminated) into exit code 130
+        print("interrupted", file=sys.stderr)
+        return received_exit_code()
     return code if isinstance(code, int) else 0

@@ -9,6 +9,11 @@ Parquet like ``run``:
 - 3-4 players: one cell per rotation of the policy list (``[p_k, p_k+1, ...]``, ``k`` over the policies): every policy
   sits in every seat equally often.
 
+The tables pair games on the policy name each game records (``policy`` column), mapped back to the entries as
+given: two entries that record the same name (``search`` and ``search:200``, or a plugin whose own ``name`` is a
+built-in persona's) could not be told apart and are refused up front. Every sum runs in a fixed order, so the tables
+of the same games are the same bytes (a rerun that resumed gives the files of an uninterrupted one).
+
 A matchup counts, in each game where both play, whether ``a`` finished ahead of ``b`` (a tie counts half). Its 95%
 interval is a t interval over independent units: for 2 players the seed (both seatings averaged), otherwise the game.
 Ratings come from the ``openskill`` library (Plackett-Luce), updated game by game in a fixed order.
@@ -17,6 +22,7 @@ Ratings come from the ``openskill`` library (Plackett-Luce), updated game by gam
 from __future__ import annotations
 
 import math
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +36,38 @@ from septima_sim.store import scan
 
 MATCHUP_COLUMNS = ("a", "b", "games", "a_win_rate", "ci_low", "ci_high")
 RATING_COLUMNS = ("policy", "mu", "sigma", "ordinal", "rank")
+
+
+class LadderError(ValueError):
+    """Ladder options that cannot be played or rated (one line, exit code 2)."""
+
+
+def recorded_names(policies: list[str]) -> dict[str, str]:
+    """The name each entry's games record (``search:01`` records ``search:1``) -> the entry; LadderError naming both
+    entries when two record the same name (their games could not be told apart)."""
+    from septima_sim.players import make_policy
+
+    names: dict[str, str] = {}
+    for entry in policies:
+        name = make_policy(entry).name
+        if name in names:
+            raise LadderError(
+                f"--policies: {names[name]} and {entry} both play as {name!r} (the name the games record), so "
+                "their games could not be told apart: give one of them only"
+            )
+        names[name] = entry
+    return names
+
+
+def rerun_command(
+    policies: list[str], *, players: int, games: int, seed: int, mode: str, modules: frozenset[str], out: Path
+) -> str:
+    """The shell command (quoted) that plays this ladder again into ``out``: a rerun resumes it."""
+    args = ["septima-sim", "ladder", "--players", str(players), "--policies", ",".join(policies)]
+    args += ["--games", str(games), "--mode", mode, "--seed", str(seed)]
+    for name in sorted(modules):
+        args += ["--module", name]
+    return shlex.join([*args, "--out", str(out)])
 
 
 def lineup_name(indices: tuple[int, ...]) -> str:
@@ -78,25 +116,36 @@ def ladder_config(
     }
 
 
-def _pairwise(run_dir: Path) -> pl.DataFrame:
-    """One row per game and ordered pair of seats with different policies: ``a``, ``b``, score of a (1, 0.5, 0)."""
+def _seats(run_dir: Path, names: dict[str, str] | None) -> pl.LazyFrame:
+    """Every seat of every game: the policy as its ladder entry (``names``: recorded name -> entry) and the rank."""
     players = scan(run_dir, "players")
     if players is None:
-        raise ValueError(f"{run_dir}: no players table")
-    seats = players.select("cell_id", "game_index", "seat", "policy", "rank")
+        raise LadderError(f"{run_dir}: no game finished (see {run_dir / 'errors'})")
+    policy = pl.col("policy").replace(names) if names else pl.col("policy")
+    return players.select("cell_id", "game_index", "seat", policy.alias("policy"), "rank")
+
+
+def _pairwise(run_dir: Path, names: dict[str, str] | None = None) -> pl.DataFrame:
+    """One row per game and ordered pair of seats with different policies: ``a``, ``b``, score of a (1, 0.5, 0),
+    sorted (cell, game, seats) so every later sum adds in the same order."""
+    seats = _seats(run_dir, names)
     pairs = seats.join(seats, on=["cell_id", "game_index"], suffix="_b").filter(pl.col("policy") != pl.col("policy_b"))
-    return pairs.select(
-        "cell_id",
-        "game_index",
-        pl.col("policy").alias("a"),
-        pl.col("policy_b").alias("b"),
-        pl.when(pl.col("rank") < pl.col("rank_b"))
-        .then(1.0)
-        .when(pl.col("rank") == pl.col("rank_b"))
-        .then(0.5)
-        .otherwise(0.0)
-        .alias("score"),
-    ).collect()
+    return (
+        pairs.sort("cell_id", "game_index", "seat", "seat_b")
+        .select(
+            "cell_id",
+            "game_index",
+            pl.col("policy").alias("a"),
+            pl.col("policy_b").alias("b"),
+            pl.when(pl.col("rank") < pl.col("rank_b"))
+            .then(1.0)
+            .when(pl.col("rank") == pl.col("rank_b"))
+            .then(0.5)
+            .otherwise(0.0)
+            .alias("score"),
+        )
+        .collect()
+    )
 
 
 def _interval(scores: list[float]) -> tuple[float, float]:
@@ -111,9 +160,10 @@ def _interval(scores: list[float]) -> tuple[float, float]:
     return max(0.0, mean - half), min(1.0, mean + half)
 
 
-def matchups(run_dir: Path, policies: list[str], players: int) -> pl.DataFrame:
-    """The matchup table: one row per pair (a before b in ``policies``), a's win rate against b with its interval."""
-    pairs = _pairwise(run_dir)
+def matchups(run_dir: Path, policies: list[str], players: int, names: dict[str, str] | None = None) -> pl.DataFrame:
+    """The matchup table: one row per pair (a before b in ``policies``), a's win rate against b with its interval
+    (``names``: recorded policy name -> entry, when they differ)."""
+    pairs = _pairwise(run_dir, names)
     unit = ["game_index"] if players == 2 else ["cell_id", "game_index"]
     order = {p: i for i, p in enumerate(policies)}
     rows = []
@@ -122,7 +172,7 @@ def matchups(run_dir: Path, policies: list[str], players: int) -> pl.DataFrame:
             mine = pairs.filter((pl.col("a") == a) & (pl.col("b") == b))
             if mine.is_empty():
                 continue
-            units = mine.group_by(unit).agg(pl.col("score").mean()).get_column("score").to_list()
+            units = mine.group_by(unit, maintain_order=True).agg(pl.col("score").mean()).get_column("score").to_list()
             lo, hi = _interval(units)
             rows.append(
                 {
@@ -148,15 +198,13 @@ def matchups(run_dir: Path, policies: list[str], players: int) -> pl.DataFrame:
     )
 
 
-def ratings(run_dir: Path, policies: list[str]) -> pl.DataFrame:
+def ratings(run_dir: Path, policies: list[str], names: dict[str, str] | None = None) -> pl.DataFrame:
     """openskill (Plackett-Luce) ratings from every game, in a fixed order (cell id, game index).
 
     A policy holding several seats of one game plays them as one team ranked by its best seat."""
-    players = scan(run_dir, "players")
-    if players is None:
-        raise ValueError(f"{run_dir}: no players table")
     games = (
-        players.group_by("cell_id", "game_index", "policy")
+        _seats(run_dir, names)
+        .group_by("cell_id", "game_index", "policy")
         .agg(pl.col("rank").min())
         .sort("cell_id", "game_index", "policy")
         .group_by("cell_id", "game_index", maintain_order=True)
@@ -165,11 +213,11 @@ def ratings(run_dir: Path, policies: list[str]) -> pl.DataFrame:
     )
     model = PlackettLuce()
     rating = {p: model.rating(name=p) for p in policies}
-    for names, ranks in games.select("policy", "rank").iter_rows():
-        if len(names) < 2:
+    for seated, ranks in games.select("policy", "rank").iter_rows():
+        if len(seated) < 2:
             continue
-        teams = model.rate([[rating[p]] for p in names], ranks=list(ranks))
-        for p, (new,) in zip(names, teams, strict=True):
+        teams = model.rate([[rating[p]] for p in seated], ranks=list(ranks))
+        for p, (new,) in zip(seated, teams, strict=True):
             rating[p] = new
     rows = [{"policy": p, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for p, r in rating.items()]
     frame = pl.DataFrame(rows).sort("ordinal", descending=True)
@@ -209,10 +257,12 @@ def heatmap(table: pl.DataFrame, policies: list[str], path: Path, title: str) ->
     return path
 
 
-def write_tables(run_dir: Path, out: Path, policies: list[str], players: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+def write_tables(
+    run_dir: Path, out: Path, policies: list[str], players: int, names: dict[str, str] | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Write ``matchups.csv``, ``ratings.csv`` and ``matchups.png`` into ``out``; returns both tables."""
-    table = matchups(run_dir, policies, players)
-    rated = ratings(run_dir, policies)
+    table = matchups(run_dir, policies, players, names)
+    rated = ratings(run_dir, policies, names)
     table.write_csv(out / "matchups.csv")
     rated.write_csv(out / "ratings.csv")
     heatmap(table, policies, out / "matchups.png", f"Matchups at {players} players")

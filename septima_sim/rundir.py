@@ -21,7 +21,7 @@ from septima_sim.content import load_content
 from septima_sim.engine.results import RULES_VERSION
 from septima_sim.experiment import Experiment, ExperimentError, load_experiment
 from septima_sim.run_lock import RunLock, RunLocked, holder
-from septima_sim.runner import RunError, ShardTask, iter_tasks, now
+from septima_sim.runner import RunError, RunWriteError, ShardTask, iter_tasks, now
 
 
 def _git_sha() -> str | None:
@@ -45,6 +45,9 @@ def _versions() -> dict[str, str]:
         "joblib": version("joblib"),
         "pydantic": version("pydantic"),
     }
+
+
+NOTHING_WRITTEN = "nothing written; free space or fix permissions and run again"
 
 
 def default_run_dir(name: str) -> Path:
@@ -116,7 +119,7 @@ def create_run_dir(exp: Experiment, run_dir: Path, *, force: bool, events: bool)
     try:
         run_dir.mkdir(parents=True)
     except OSError as exc:
-        raise RunError(f"cannot create the output directory {run_dir}: {exc.strerror or exc}") from None
+        raise RunWriteError(run_dir, exc.strerror or str(exc), NOTHING_WRITTEN) from None
     lock = RunLock(run_dir)
     try:
         lock.acquire()
@@ -126,7 +129,7 @@ def create_run_dir(exp: Experiment, run_dir: Path, *, force: bool, events: bool)
     except OSError as exc:
         lock.release()
         shutil.rmtree(run_dir, ignore_errors=True)
-        raise RunError(f"cannot write the output directory {run_dir}: {exc.strerror or exc}") from None
+        raise RunWriteError(run_dir, exc.strerror or str(exc), NOTHING_WRITTEN) from None
     except BaseException:
         lock.release()
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -134,9 +137,10 @@ def create_run_dir(exp: Experiment, run_dir: Path, *, force: bool, events: bool)
     return manifest, lock
 
 
-def open_for_resume(run_dir: Path) -> tuple[Experiment, dict[str, Any], RunLock]:
+def open_for_resume(run_dir: Path, *, same_config: bool = True) -> tuple[Experiment, dict[str, Any], RunLock]:
     """Lock a run directory and load its config and manifest to finish it; a missing or unreadable manifest is
-    rebuilt from config.toml and the shard files (``rebuild_manifest``). Refuses a run whose config changed."""
+    rebuilt from config.toml and the shard files (``rebuild_manifest``). Refuses a run whose config changed, unless
+    ``same_config`` is False (``ablate`` and ``tune`` grow a run to more games: they write the new config)."""
     if not (run_dir / "config.toml").is_file():
         raise RunError(f"--resume {run_dir}: not a run directory (no config.toml)")
     lock = RunLock(run_dir)
@@ -145,7 +149,7 @@ def open_for_resume(run_dir: Path) -> tuple[Experiment, dict[str, Any], RunLock]
     except RunLocked as exc:
         raise RunError(f"--resume: {exc}") from None
     try:
-        exp, manifest = _load_or_rebuild(run_dir)
+        exp, manifest = _load_or_rebuild(run_dir, same_config)
     except BaseException:
         lock.release()
         raise
@@ -153,7 +157,7 @@ def open_for_resume(run_dir: Path) -> tuple[Experiment, dict[str, Any], RunLock]
     return exp, manifest, lock
 
 
-def _load_or_rebuild(run_dir: Path) -> tuple[Experiment, dict[str, Any]]:
+def _load_or_rebuild(run_dir: Path, same_config: bool) -> tuple[Experiment, dict[str, Any]]:
     try:
         exp = load_experiment(run_dir / "config.toml")
     except ExperimentError as exc:
@@ -167,7 +171,7 @@ def _load_or_rebuild(run_dir: Path) -> tuple[Experiment, dict[str, Any]]:
             raise RunError(f"--resume {run_dir}: manifest.json is not a septima-sim run manifest") from None
         manifest = rebuild_manifest(exp, run_dir)
         store.write_json_atomic(run_dir / "manifest.json", manifest)
-    if exp.hash != manifest["config_hash"]:
+    if same_config and exp.hash != manifest["config_hash"]:
         raise RunError(f"--resume {run_dir}: config.toml does not match the manifest's config hash")
     return exp, manifest
 

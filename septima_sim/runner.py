@@ -15,6 +15,7 @@ import os
 import shlex
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -40,12 +41,22 @@ class RunError(ValueError):
     """A run that cannot start or resume (bad output directory, unreachable scheduler...): exit code 2."""
 
 
-class RunInterrupted(Exception):
-    """The run was stopped (Ctrl-C or SIGTERM); finished shards are kept and ``--resume`` completes it."""
+class RunWriteError(RunError):
+    """A run directory could not be written (disk full, permission); what was finished is kept. The message says what
+    ``run`` does next; ``advice`` words the line for the command that actually continues a larger job
+    (``ablate --resume``, ``tune --resume``, rerunning a ladder)."""
 
-    def __init__(self, message: str, exit_code: int = 130) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    def __init__(self, where: object, reason: str, detail: str) -> None:
+        self.where, self.reason = where, reason
+        super().__init__(f"cannot write {where}: {reason} ({detail})")
+
+    def advice(self, command: str) -> str:
+        """The one line: what could not be written, why, and ``command`` to continue once space is freed."""
+        return f"cannot write {self.where}: {self.reason} (free space or fix permissions, then {command})"
+
+
+class RunInterrupted(stopping.Interrupted):
+    """The run was stopped (Ctrl-C or SIGTERM); finished shards are kept and ``--resume`` completes it."""
 
 
 def game_seed(root: int, index: int) -> int:
@@ -325,11 +336,9 @@ def execute(
             ) from None
         except OSError as exc:
             _stop(stream, run_dir, manifest)
-            where = exc.filename or run_dir
-            raise RunError(
-                f"cannot write {where}: {exc.strerror or exc} (finished shards kept; free space or fix permissions, "
-                f"then septima-sim run --resume {shlex.quote(str(run_dir))})"
-            ) from None
+            resume = shlex.join(["septima-sim", "run", "--resume", str(run_dir)])
+            then = f"finished shards kept; free space or fix permissions, then {resume}"
+            raise RunWriteError(exc.filename or run_dir, exc.strerror or str(exc), then) from None
         manifest["status"] = "finished"
         manifest["finished"] = now()
         store.write_json_atomic(run_dir / "manifest.json", manifest)
@@ -348,7 +357,8 @@ def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
 
 def _stop(stream: Generator[Any, None, None], run_dir: Path, manifest: dict[str, Any]) -> None:
     """Terminate the workers (closing joblib's generator aborts them) and mark the run ``interrupted``."""
-    with stopping.signals_deferred():
+    with stopping.signals_deferred(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # joblib's "N tasks ... cancelled": cancelling them is the point
         stream.close()
         manifest["status"] = "interrupted"
         with contextlib.suppress(OSError):  # a full disk may refuse this too; resume rebuilds the manifest

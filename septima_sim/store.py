@@ -397,6 +397,16 @@ def scan(run_dir: Path | str, table: str, exclude: frozenset[Path] = frozenset()
     return pl.scan_parquet(source, hive_partitioning=table != "errors")
 
 
+def first_error(run_dir: Path | str) -> str:
+    """``; first: <error>; replay it with: <command>`` for the first game that raised in a run (by cell and game
+    index), to end a "games raised" line; "" when no game raised."""
+    errors = scan(run_dir, "errors")
+    if errors is None:
+        return ""
+    first = errors.select("cell_id", "game_index", "error", "replay").sort("cell_id", "game_index").head(1).collect()
+    return f"; first: {first['error'][0]}; replay it with: {first['replay'][0]}" if first.height else ""
+
+
 def damaged_files(run_dir: Path, manifest: dict[str, Any]) -> frozenset[Path]:
     """The files of every shard whose files do not match the manifest (see ``shard_problem``)."""
     return frozenset(

@@ -223,3 +223,65 @@ def chromium_dom(page: Path, profile: Path) -> tuple[str, list[str]]:
     out = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout, [line for line in out.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+
+
+TUNE = """name = "{name}"
+seed = 11
+{top}
+[base]
+players = 2
+shapeshifting = true
+lineup = "{lineup}"
+
+[space]
+"animals.cat.amount" = {{ low = 0, high = 2 }}
+"animals.serpent.picks" = {{ low = 1, high = 3 }}
+
+[targets]
+{target}
+
+[budget]
+trials = {trials}
+games = 20
+confirm_games = 200
+{extra}
+"""
+"""A small tune file: 2 players, a 9-point space (Cat amount 0..2 x Serpent picks 1..3), 20 games per trial."""
+
+
+def tune_text(
+    name: str = "t",
+    *,
+    lineup: str = "all-random",
+    target: str = "seat_fairness = { band = 10 }",
+    trials: int = 4,
+    top: str = "",
+    extra: str = "",
+) -> str:
+    """``TUNE`` filled in (``top``: keys before the tables, e.g. ``content = "pack"``; ``extra``: tables after)."""
+    return TUNE.format(name=name, lineup=lineup, target=target, trials=trials, top=top, extra=extra)
+
+
+ENOSPC_AFTER = """
+import errno, sys
+import septima_sim.content.loader as loader
+from septima_sim import store
+where, after = sys.argv[1], int(sys.argv[2])
+calls = {"n": 0}
+def failing(real):
+    def call(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] > after:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(*args, **kwargs)
+    return call
+if where == "pack-copy":
+    loader.shutil.copyfile = failing(loader.shutil.copyfile)
+else:
+    store.os.fsync = failing(store.os.fsync)
+from septima_sim.cli import main
+sys.argv = ["septima-sim", *sys.argv[3:]]
+main()
+"""
+"""``python -c ENOSPC_AFTER WHERE N septima-sim-args...``: the CLI with a full disk after N writes, where a tmpfs
+cannot be mounted: ``pack-copy`` (files of a copied content pack) or ``fsync`` (every file written atomically)."""

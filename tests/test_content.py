@@ -160,7 +160,7 @@ def test_a_directory_in_place_of_a_file_is_named(tmp_path: Path) -> None:
     pack = _copy_pack(tmp_path)
     (pack / "omens.toml").unlink()
     (pack / "omens.toml").mkdir()
-    with pytest.raises(ContentError, match=r"^omens\.toml: cannot be read"):
+    with pytest.raises(ContentError, match=r"^omens\.toml: is a directory, not a regular file"):
         load_content(pack)
 
 

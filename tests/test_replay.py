@@ -176,6 +176,22 @@ def test_cli_bad_html_arguments_exit_2_with_one_line(args: list[str], message: s
 
 
 @pytest.mark.slow
+def test_cli_html_refuses_an_existing_out_file_unless_force(tmp_path: Path) -> None:
+    page = tmp_path / "existing.html"
+    page.write_text("hi")
+    args = ["play", "--players", "2", "--format", "html", "--out", str(page)]
+    refused = cli(*args)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert f"--out {page} exists (use --force to replace it)" in refused.stderr and page.read_text() == "hi"
+    folder = tmp_path / "folder.html"
+    folder.mkdir()
+    assert "is not a file" in cli("play", "--players", "2", "--format", "html", "--out", str(folder), "--force").stderr
+    replaced = cli(*args, "--force")
+    assert replaced.returncode == 0, replaced.stderr
+    assert page.read_text(encoding="utf-8").lower().startswith("<!doctype html>")
+
+
+@pytest.mark.slow
 def test_replay_of_a_run_game_as_html(tmp_path: Path) -> None:
     config = tmp_path / "tiny.toml"
     config.write_text(

@@ -1,7 +1,9 @@
 """Play an experiment into a run directory that may already hold some of its games: a fresh directory is created;
-an existing one (a smaller stage of the same experiment, or one left unfinished by an interrupt) is locked, its
-config raised to the new number of games, and only the shards it lacks are played (the same shard size keeps every
-finished shard's key). Shared by ``ablate`` (sequential stages) and ``tune`` (successive-halving rungs)."""
+an existing one (a smaller stage of the same experiment, or one left unfinished by an interrupt) is reopened like
+``run --resume`` (locked; a truncated or missing manifest rebuilt from the shard files), its config raised to the new
+number of games, and only the shards it lacks are played (the same shard size keeps every finished shard's key).
+Games played with another content pack are never mixed in. Shared by ``ablate`` (sequential stages) and ``tune``
+(successive-halving rungs)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ import tomli_w
 from rich.console import Console
 
 from septima_sim import rundir, runner, store
+from septima_sim.content.loader import content_hash
 from septima_sim.experiment import Experiment
-from septima_sim.run_lock import RunLock, RunLocked
 
 
 def play_into(
@@ -25,18 +27,18 @@ def play_into(
 ) -> runner.Summary:
     """Play ``exp`` into ``run_dir`` within the caller's ``runner.parallel_backend``; RunError when another process
     writes the directory, RunInterrupted on Ctrl-C/SIGTERM (finished shards are kept)."""
-    if (run_dir / "manifest.json").is_file():
-        lock = RunLock(run_dir)
+    if (run_dir / "config.toml").is_file():
+        before, manifest, lock = rundir.open_for_resume(run_dir, same_config=False)
         try:
-            lock.acquire()
-        except RunLocked as exc:
-            raise runner.RunError(str(exc)) from None
-        try:
-            manifest = store.read_manifest(run_dir)
+            content = content_hash(exp.content_dir)
+            if _but_games(before) != _but_games(exp) or manifest.get("content_hash") != content:
+                raise runner.RunError(
+                    f"{run_dir} holds games of other settings or another content pack (content hash "
+                    f"{manifest.get('content_hash')}, now {content}): start again in a new output folder"
+                )
             manifest["config"] = exp.resolved()
             manifest["config_hash"] = exp.hash
             store.write_atomic(run_dir / "config.toml", tomli_w.dumps(exp.resolved()).encode())
-            store.remove_partials(run_dir)
         except BaseException:
             lock.release()
             raise
@@ -54,3 +56,9 @@ def games_on_disk(run_dir: Path) -> int:
         return sum(int(s["games"]) for s in store.read_manifest(run_dir)["shards"].values())
     except (store.RunDirError, KeyError, TypeError, ValueError):
         return 0
+
+
+def _but_games(exp: Experiment) -> dict[str, object]:
+    """An experiment's settings except the number of games (what growing a run may change) and where its content
+    pack lies (a moved folder; the pack itself is compared by its content hash)."""
+    return {k: v for k, v in exp.resolved().items() if k not in ("games_per_cell", "content")}

@@ -14,6 +14,7 @@ Layout of the output folder::
 
 from __future__ import annotations
 
+import shlex
 import time
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -31,9 +32,10 @@ from septima_sim.ablate.arms import ARMS, FORCED, REMOVED, arm_name
 from septima_sim.ablate.errors import AblateError
 from septima_sim.ablate.grow import games_on_disk, play_into
 from septima_sim.ablate.kinds import Kind
-from septima_sim.ablate.variant import NotRemovable, components, provenance, write_forced, write_variant
+from septima_sim.ablate.variant import NotRemovable, components, ensure, provenance
 from septima_sim.analysis import Settings
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
+from septima_sim.safe_path import inside
 
 RESOLVED = "ablate.toml"
 DEFAULT_TOLERANCE = 5.0
@@ -89,6 +91,12 @@ class Plan:
     games: int
     tolerance: float
     components: list[Component]
+    resume: str
+    """The shell command (quoted) that continues this ablation: the same options and ``--resume``."""
+
+    def run_dir(self, label: str) -> Path:
+        """``runs/<label>`` of one arm (or ``base``), checked to stay inside ``runs/``."""
+        return inside(self.out / "runs", label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +116,17 @@ class Result:
 def _settings(exp: Experiment, kinds: list[Kind], games: int, tolerance: float, arms: list[str]) -> dict[str, Any]:
     config = {k: v for k, v in exp.resolved().items() if k not in ("games_per_cell", "shard_size")}
     return {"config": config, "kinds": [k.name for k in kinds], "games": games, "tolerance": tolerance, "arms": arms}
+
+
+def resume_command(config: Path, out: Path, settings: dict[str, Any]) -> str:
+    """``septima-sim ablate CONFIG ... --out OUT --resume`` with the options that make ``settings``, shell-quoted:
+    pasting it continues this ablation (and runs nothing else, whatever the names)."""
+    args = ["septima-sim", "ablate", str(config), "--kinds", ",".join(settings["kinds"])]
+    args += ["--games", str(settings["games"]), "--seed", str(settings["config"]["seed"])]
+    args += ["--tolerance", repr(float(settings["tolerance"])), "--arms", ",".join(settings["arms"])]
+    if settings.get("only"):
+        args += ["--only", ",".join(settings["only"])]
+    return shlex.join([*args, "--out", str(out), "--resume"])
 
 
 def _in_play(kind: Kind, exp: Experiment) -> bool:
@@ -166,32 +185,40 @@ def prepare(
         raise AblateError(f"{config}: no component of the chosen kinds is in play in its cells ({needs})")
     if REMOVED not in arms and not any(k.forceable for k, _ in chosen):
         raise AblateError(f"--arms {','.join(arms)}: no chosen component has that arm (forced: witches only)")
+    again = resume_command(config, out, settings)
     try:
         out.mkdir(parents=True, exist_ok=True)
         if not resume:
-            (out / RESOLVED).write_text(tomli_w.dumps(settings))
+            store.write_atomic(out / RESOLVED, tomli_w.dumps(settings).encode())
     except OSError as exc:
         raise AblateError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
     seats = max(c.players for c in exp.cells)
     arm_seats = [None] if REMOVED in arms else []
     comps = []
-    for kind, ident in chosen:
-        tag, assumed = provenance(kind, ident, exp.content_dir)
-        for seat in [*arm_seats, *(range(seats) if FORCED in arms and kind.forceable else ())]:
-            comps.append(_variant(Component(kind, ident, tag, None, seat=seat, assumed=assumed), out, exp, str(config)))
-    return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps)
+    try:
+        for kind, ident in chosen:
+            tag, assumed = provenance(kind, ident, exp.content_dir)
+            for seat in [*arm_seats, *(range(seats) if FORCED in arms and kind.forceable else ())]:
+                comps.append(
+                    _variant(Component(kind, ident, tag, None, seat=seat, assumed=assumed), out, exp, str(config))
+                )
+    except KeyboardInterrupt as stop:
+        raise AblateInterrupted(f"interrupted; continue with: {again}", stopping.exit_code(stop)) from None
+    except OSError as exc:  # the variant being written was never renamed into place: the resume rebuilds it
+        raise AblateError(
+            f"cannot write {out / 'variants'}: {exc.strerror or exc} (free space or fix permissions, then {again})"
+        ) from None
+    return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps, again)
 
 
 def _variant(comp: Component, out: Path, exp: Experiment, source: str) -> Component:
-    """The arm with its variant pack written (kept when present: ``--resume``), or with the reason it has none."""
+    """The arm with its variant pack (kept when current: ``--resume``; written or rebuilt otherwise), or with the
+    reason it has none."""
     kind, ident, seat = comp.kind, comp.id, comp.seat
-    dest = out / "variants" / comp.label
+    dest = inside(out / "variants", comp.label)
     what = "not removable" if seat is None else f"cannot be forced to seat {seat}"
     try:
-        if seat is None and not (dest / kind.file).is_file():
-            write_variant(exp.content_dir, kind, ident, dest)
-        elif seat is not None and not (dest / "rules.toml").is_file():
-            write_forced(exp.content_dir, kind, ident, seat, dest)
+        ensure(exp.content_dir, kind, ident, dest, seat)
         _build(exp.resolved(), source, dest, 1, 1)  # the config's overrides must apply to the variant
         return replace(comp, content=dest)
     except NotRemovable as exc:
@@ -226,11 +253,11 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
     sched = sequential.schedule(plan.games)
     stages, last = sched.stages, sched.stages[-1]
     settings = Settings()
-    runs = plan.out / "runs"
     active = [c for c in plan.components if c.problem is None]
     outcomes = {c.label: Outcome(c, 0, c.problem or "") for c in plan.components if c.problem is not None}
     kinds = list({c.kind.name: c.kind for c in active}.values())
-    dirs = [runs / "base", *(runs / c.label for c in active)]
+    base_dir = plan.run_dir("base")
+    dirs = [base_dir, *(plan.run_dir(c.label) for c in active)]
     progress = Progress(
         TextColumn("[bold]ablate {task.description}"),
         BarColumn(),
@@ -264,12 +291,12 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
                 if not active:
                     break
                 progress.update(bar, description=f"base to {games:,} games")
-                grow(None, runs / "base", games)
-                base = effects.load(runs / "base", kinds, games)
+                grow(None, base_dir, games)
+                base = effects.load(base_dir, kinds, games)
                 for c in list(active):
                     progress.update(bar, description=f"{c.kind.name} {c.id} ({games:,} games)")
-                    grow(c.content, runs / c.label, games)
-                    arm = effects.load(runs / c.label, [c.kind], games)
+                    grow(c.content, plan.run_dir(c.label), games)
+                    arm = effects.load(plan.run_dir(c.label), [c.kind], games)
                     if c.seat is None:
                         found, pair = effects.effects(c.kind, c.id, base, arm), (base, arm)
                     else:
@@ -284,7 +311,9 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
                     progress.update(bar, total=planned)
     except (KeyboardInterrupt, runner.RunInterrupted) as exc:
         code = exc.exit_code if isinstance(exc, runner.RunInterrupted) else stopping.exit_code(exc)
-        raise AblateInterrupted("interrupted; continue with the same command and --resume", code) from None
+        raise AblateInterrupted(f"interrupted; continue with: {plan.resume}", code) from None
+    except runner.RunWriteError as exc:  # a full disk: the finished shards are kept, the ablation continues later
+        raise AblateError(exc.advice(plan.resume)) from None
     ordered = [outcomes[c.label] for c in plan.components]
     outputs.write(plan, ordered, settings)
     total = sum(games_on_disk(d) for d in dirs)

@@ -10,11 +10,17 @@ A **forced** variant (``write_forced``) is a copy of the pack whose rules.toml `
 witch to one seat (the engine's setup honours the table like any rule).
 
 The engine is not told anything: it plays the variant pack like any other content (no special case).
+
+A variant is built in a temporary folder beside its place and renamed into place when complete, with a manifest
+(``variant.json``); a resume keeps it only when the manifest matches the base pack and edit as they are now and the
+files still load to the recorded content hash, and rebuilds it otherwise.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +29,11 @@ import tomlkit
 from septima_sim.ablate.kinds import Kind
 from septima_sim.content import ContentError, load_content
 from septima_sim.content import provenance as sourced
-from septima_sim.content.loader import BASE_DIR, content_tree
+from septima_sim.content.loader import content_hash, content_tree, copy_pack
 
+MANIFEST = "variant.json"
+"""In each variant folder: the base pack's content hash, the edit (kind, id, seat) and the variant's content hash,
+written last; ``current`` checks a variant against it before a resume plays it."""
 WITCH_LISTS = ("everyone", "excluded")
 """Omen half parameters that list witch ids (``content.model.OMEN_PARAM_KINDS``)."""
 
@@ -52,15 +61,7 @@ def provenance(kind: Kind, ident: str, content_dir: Path | None) -> tuple[str, s
 def write_variant(content_dir: Path | None, kind: Kind, ident: str, dest: Path) -> str:
     """Write the pack without ``ident`` to ``dest`` (replaced if present) and return the variant's content hash;
     NotRemovable (and no folder) when the result does not load."""
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(content_dir or BASE_DIR, dest)
-    try:
-        _edit(dest, kind, ident)
-        return load_content(dest).hash
-    except (ContentError, NotRemovable) as exc:
-        shutil.rmtree(dest, ignore_errors=True)
-        raise NotRemovable(f"{kind.name} {ident}: {exc}") from None
+    return _publish(content_dir, dest, _edit_of(kind, ident, None), lambda pack: _edit(pack, kind, ident))
 
 
 def write_forced(content_dir: Path | None, kind: Kind, ident: str, seat: int, dest: Path) -> str:
@@ -68,22 +69,72 @@ def write_forced(content_dir: Path | None, kind: Kind, ident: str, seat: int, de
     variant's content hash; NotRemovable (and no folder) when the kind cannot be forced or the result does not load."""
     if not kind.forceable:
         raise NotRemovable(f"{kind.name} {ident}: a {kind.name} cannot be forced to a seat")
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(content_dir or BASE_DIR, dest)
-    path = dest / "rules.toml"
+    return _publish(content_dir, dest, _edit_of(kind, ident, seat), lambda pack: _force(pack, ident, seat))
+
+
+def ensure(content_dir: Path | None, kind: Kind, ident: str, dest: Path, seat: int | None = None) -> None:
+    """The variant at ``dest``: kept when it is current (a resumed ablation or tune), written or rewritten when it
+    is missing, half-written or damaged, or was made from another base pack (``current``)."""
+    if current(content_dir, kind, ident, dest, seat):
+        return
+    if seat is None:
+        write_variant(content_dir, kind, ident, dest)
+    else:
+        write_forced(content_dir, kind, ident, seat, dest)
+
+
+def current(content_dir: Path | None, kind: Kind, ident: str, dest: Path, seat: int | None = None) -> bool:
+    """Whether ``dest`` holds the finished variant: its manifest names the base pack's content hash (recomputed now)
+    and this edit, and its files digest to the content hash recorded when it was written, validated (nothing was cut
+    short or changed since)."""
     try:
-        doc = tomlkit.parse(path.read_text(encoding="utf-8"))
-        setup: Any = doc["setup"]
-        forced = setup.setdefault("forced", tomlkit.table())
-        for other in [s for s, w in forced.items() if w == ident]:
-            del forced[other]
-        forced[str(seat)] = ident
-        path.write_text(tomlkit.dumps(doc), encoding="utf-8")
-        return load_content(dest).hash
-    except (ContentError, KeyError) as exc:
-        shutil.rmtree(dest, ignore_errors=True)
-        raise NotRemovable(f"{kind.name} {ident} forced to seat {seat}: {exc}") from None
+        recorded = json.loads((dest / MANIFEST).read_text(encoding="utf-8"))
+        return (
+            isinstance(recorded, dict)
+            and recorded.get("edit") == _edit_of(kind, ident, seat)
+            and recorded.get("base") == content_hash(content_dir)
+            and recorded.get("hash") == content_hash(dest)
+        )
+    except (OSError, ValueError):  # missing or unreadable manifest or file, invalid TOML (ContentError)
+        return False
+
+
+def _edit_of(kind: Kind, ident: str, seat: int | None) -> dict[str, Any]:
+    return {"kind": kind.name, "id": ident, "seat": seat}
+
+
+def _publish(content_dir: Path | None, dest: Path, edit: dict[str, Any], apply: Callable[[Path], None]) -> str:
+    """Build the variant in a temporary folder beside ``dest`` (copy, edit, validate, manifest) and rename it into
+    place only when complete, so an interrupt or a full disk never leaves a half-written variant at ``dest``."""
+    what = f"{edit['kind']} {edit['id']}" + (f" forced to seat {edit['seat']}" if edit["seat"] is not None else "")
+    base = content_hash(content_dir)
+    partial = dest.with_name(f".{dest.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    try:
+        copy_pack(content_dir, partial)
+        apply(partial)
+        variant = load_content(partial).hash
+        manifest = {"base": base, "edit": edit, "hash": variant}
+        (partial / MANIFEST).write_text(json.dumps(manifest, sort_keys=True), encoding="utf-8")
+        if dest.exists():
+            shutil.rmtree(dest)
+        partial.rename(dest)
+        return variant
+    except (ContentError, NotRemovable, KeyError) as exc:
+        raise NotRemovable(f"{what}: {exc}") from None
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _force(pack: Path, ident: str, seat: int) -> None:
+    path = pack / "rules.toml"
+    doc = tomlkit.parse(path.read_text(encoding="utf-8"))
+    setup: Any = doc["setup"]
+    forced = setup.setdefault("forced", tomlkit.table())
+    for other in [s for s, w in forced.items() if w == ident]:
+        del forced[other]
+    forced[str(seat)] = ident
+    path.write_text(tomlkit.dumps(doc), encoding="utf-8")
 
 
 def _edit(pack: Path, kind: Kind, ident: str) -> None:

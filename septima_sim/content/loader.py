@@ -11,6 +11,9 @@ import difflib
 import functools
 import hashlib
 import json
+import os
+import shutil
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -45,15 +48,39 @@ _REFERENCES = {"action": "actions", "disease": "diseases", "potion": "potions", 
 """Id kinds other items refer to, and the namespace that defines them (passed to the schemas as context)."""
 
 
-def _read(path: Path) -> dict[str, Any]:
-    """A file's TOML as a fresh dict (parsed once per process while the file is unchanged)."""
+def _regular(path: Path) -> os.stat_result:
+    """The stat of a pack file, which must be a regular file (a FIFO, device or socket is never opened: reading one
+    could block forever)."""
     try:
         st = path.stat()
     except FileNotFoundError:
         raise ContentError(f"{path.name}: file missing from content pack {path.parent}") from None
     except OSError as exc:
         raise ContentError(f"{path.name}: cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        mode = st.st_mode
+        what = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a special file"
+        raise ContentError(f"{path.name}: is {what}, not a regular file (content pack {path.parent}: TOML text files)")
+    return st
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """A file's TOML as a fresh dict (parsed once per process while the file is unchanged)."""
+    st = _regular(path)
     return copy.deepcopy(_parse(str(path), (st.st_mtime_ns, st.st_size, st.st_ino)))
+
+
+def copy_pack(source: Path | None, dest: Path) -> None:
+    """Copy the files a pack is read from (``FILES``; default: the built-in pack) into the new folder ``dest``; a
+    file that is not a regular file is a ContentError and is never opened. OSError (a full disk) is the caller's."""
+    root = Path(source) if source else BASE_DIR
+    dest.mkdir(parents=True)
+    for file in FILES:
+        _regular(root / file)
+        try:
+            shutil.copyfile(root / file, dest / file)
+        except OSError as exc:  # name the file that could not be written, not the source
+            raise OSError(exc.errno, exc.strerror, str(dest / file)) from None
 
 
 @functools.lru_cache(maxsize=64)
@@ -199,6 +226,22 @@ def validate(tree: dict[str, Any], files: dict[str, str] | None = None) -> Pack:
         return Pack.model_validate(tree, context=context)
     except ValidationError as exc:
         raise ContentError(message(exc.errors(include_url=False)[0], files or {})) from None
+
+
+def content_hash(content_dir: Path | str | None = None) -> str:
+    """``load_content(content_dir).hash`` without validating or building the pack (a pack that loaded once; the
+    digest is cached while its files are unchanged): what a run records as its ``content_hash``."""
+    root = Path(content_dir) if content_dir else BASE_DIR
+    stamps = []
+    for file in FILES:
+        st = _regular(root / file)
+        stamps.append((file, st.st_mtime_ns, st.st_size, st.st_ino))
+    return _tree_hash(str(root), tuple(stamps))
+
+
+@functools.lru_cache(maxsize=256)
+def _tree_hash(root: str, stamps: tuple[tuple[str, int, int, int], ...]) -> str:
+    return _hash(_tree(Path(root))[0])
 
 
 def load_content(content_dir: Path | str | None = None, overrides: dict[str, Any] | None = None) -> Content:

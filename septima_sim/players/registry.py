@@ -19,6 +19,7 @@ from septima_sim.players.lineup import Lineup
 from septima_sim.players.random_policy import RandomPolicy
 from septima_sim.players.search import SearchPolicy
 from septima_sim.players.weights import Weights, load_personas
+from septima_sim.plugin_guard import PluginError, PluginPolicy
 
 LINEUPS_FILE = Path(__file__).parent.parent / "content" / "lineups.toml"
 SEARCH_BUDGET = 200
@@ -102,7 +103,8 @@ def policy_names() -> list[str]:
 
 
 def _instantiate(cls: object, name: str) -> Policy:
-    """An instance of a plugin Policy class, checked against the Policy protocol; its ``name`` defaults to ``name``."""
+    """An instance of a plugin Policy class, checked against the Policy protocol; its ``name`` defaults to ``name``.
+    It plays behind ``plugin_guard.PluginPolicy``: its faults and slow decisions are named as the plugin's."""
     if not callable(cls):
         raise UnknownPolicyError(f"persona {name!r} does not name a class")
     try:
@@ -115,7 +117,10 @@ def _instantiate(cls: object, name: str) -> Policy:
     own = getattr(policy, "name", None)
     if not isinstance(own, str) or not PERSONA_NAME.match(own):  # a plugin's own name must be a safe persona name
         policy.name = name
-    return cast(Policy, policy)
+    try:
+        return PluginPolicy(cast(Policy, policy), name)
+    except PluginError as exc:  # a bad SEPTIMA_DECISION_TIMEOUT: bad input, reported before any game
+        raise UnknownPolicyError(str(exc)) from None
 
 
 def _plugin(name: str) -> Policy:

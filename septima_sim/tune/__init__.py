@@ -2,6 +2,6 @@
 targets are met, confirm the best candidates on fresh seeds, and write a patch and a report (docs/tune.md)."""
 
 from septima_sim.tune.run import Result, TuneInterrupted, execute, prepare, reopen
-from septima_sim.tune.schema import TuneError
+from septima_sim.tune.schema import MAX_TRIALS, GamesRaised, TuneError
 
-__all__ = ["Result", "TuneError", "TuneInterrupted", "execute", "prepare", "reopen"]
+__all__ = ["MAX_TRIALS", "GamesRaised", "Result", "TuneError", "TuneInterrupted", "execute", "prepare", "reopen"]

@@ -2,7 +2,8 @@
 (and the confirmation's baseline) is also played without the component, on the same seeds and with the same
 values, and the effect is the paired difference for the seat holding it (``ablate.effects``).
 
-The variant pack is written once into the tune folder (``without/<kind>-<id>/``); a candidate's values that change
+The variant pack is written once into the tune folder (``without/<kind>-<id>/``, atomically, checked and rebuilt on
+resume like ``ablate``'s variants); a candidate's values that change
 the component itself (paths under ``<kind's namespace>.<id>.``) do not apply to the game without it. The game
 without it is played into ``<run>-without/`` beside the candidate's run directory.
 """
@@ -19,8 +20,9 @@ from rich.console import Console
 from septima_sim.ablate import effects
 from septima_sim.ablate.grow import play_into
 from septima_sim.ablate.kinds import KINDS
-from septima_sim.ablate.variant import NotRemovable, components, write_variant
+from septima_sim.ablate.variant import NotRemovable, components, ensure
 from septima_sim.experiment import MODULE_AXES
+from septima_sim.safe_path import inside
 from septima_sim.tune import evaluate
 from septima_sim.tune.schema import Component, TuneConfig, TuneError
 from septima_sim.tune.targets import Measure, band_verdict
@@ -43,16 +45,15 @@ def check(cfg: TuneConfig, t: Component, source: str) -> None:
 
 
 def variant(cfg: TuneConfig, out: Path) -> Path:
-    """The pack without the component, written once into the tune folder."""
+    """The pack without the component, written once into the tune folder (kept when current, rebuilt when missing,
+    half-written or damaged: ``ablate.variant.ensure``)."""
     t = cfg.targets.component
     assert t is not None
-    kind = KINDS[t.kind]
-    dest = out / "without" / f"{t.kind}-{t.id}"
-    if not (dest / kind.file).is_file():
-        try:
-            write_variant(_content(cfg), kind, t.id, dest)
-        except NotRemovable as exc:
-            raise TuneError(f"targets.component: {exc}") from None
+    dest = inside(out / "without", f"{t.kind}-{t.id}")
+    try:
+        ensure(_content(cfg), KINDS[t.kind], t.id, dest)
+    except NotRemovable as exc:
+        raise TuneError(f"targets.component: {exc}") from None
     return dest
 
 
@@ -85,7 +86,7 @@ def measures(
         shard_size=shard_size,
         content=str(variant(cfg, out)),
     )
-    without_dir = run_dir.with_name(f"{run_dir.name}-without")
+    without_dir = inside(run_dir.parent, f"{run_dir.name}-without")
     play_into(exp, without_dir, console)
     base, without = _plain(effects.load(run_dir, [kind])), _plain(effects.load(without_dir, [kind]))
     found = {e.players: e for e in effects.effects(kind, t.id, base, without, by="players")}

@@ -15,8 +15,10 @@ import optuna
 from optuna.trial import TrialState
 from rich.console import Console
 
+from septima_sim import store
+from septima_sim.safe_path import inside
 from septima_sim.tune import component, evaluate, space, targets
-from septima_sim.tune.schema import TuneConfig
+from septima_sim.tune.schema import GamesRaised, TuneConfig
 
 
 def fresh_seed(seed: int) -> int:
@@ -79,12 +81,18 @@ def _play(
     exp = evaluate.experiment(
         cfg, name=f"{cfg.name}-{label}", games=games, seed=seed, overrides=values, shard_size=min(games, 500)
     )
-    played = evaluate.play(exp, out / "confirm" / label, console)
+    run_dir = inside(out / "confirm", label)
+    played = evaluate.play(exp, run_dir, console)
+    if played.errors:
+        raise GamesRaised(
+            f"{played.errors} confirmation game(s) of {label} raised, nothing confirmed: see {run_dir / 'errors'}"
+            f"{store.first_error(run_dir)}"
+        )
     measures = targets.measure(cfg.targets, at, played.players, played.games, with_ci=True)
     measures += component.measures(
         cfg,
         out,
-        out / "confirm" / label,
+        run_dir,
         values,
         name=exp.config.name,
         games=games,

@@ -70,9 +70,9 @@ def play(exp: Experiment, run_dir: Path, console: Console) -> Played:
 
 
 def read(run_dir: Path, errors: int = 0) -> Played:
-    """The columns the targets need, from a run directory's Parquet."""
+    """The columns the targets need, from a run directory's Parquet (no rows when every game raised)."""
     players = store.scan(run_dir, "players")
     games = store.scan(run_dir, "games")
     if players is None or games is None:
-        raise TuneError(f"{run_dir}: every game raised; see {run_dir / 'errors'}")
+        return Played(pl.DataFrame(schema=PLAYER_COLUMNS), pl.DataFrame(schema=GAME_COLUMNS), errors)
     return Played(players.select(PLAYER_COLUMNS).collect(), games.select(GAME_COLUMNS).collect(), errors)

@@ -15,7 +15,7 @@ from typing import Any
 import tomlkit
 
 from septima_sim.content import load_content
-from septima_sim.content.loader import BASE_DIR, content_tree
+from septima_sim.content.loader import content_tree, copy_pack
 from septima_sim.content.schema import NAMESPACE_FILE
 
 Location = tuple[str | int, ...]
@@ -65,10 +65,16 @@ def _write_one(pack: Path, path: str, value: Any) -> bool:
 
 
 def write_pack(content_dir: Path | None, overrides: dict[str, Any], dest: Path) -> bool:
-    """Copy the pack to ``dest`` with the overrides written in; False (and no folder) when a value cannot be placed."""
-    shutil.copytree(content_dir or BASE_DIR, dest)
-    expected = load_content(content_dir, overrides).hash
-    if all(_write_one(dest, p, v) for p, v in overrides.items()) and load_content(dest).hash == expected:
-        return True
+    """Copy the pack to ``dest`` with the overrides written in; False (and no folder) when a value cannot be placed.
+    Only the pack's own files are copied (``copy_pack``: regular files, never a FIFO); OSError (a full disk) leaves no
+    folder either."""
+    try:
+        copy_pack(content_dir, dest)
+        expected = load_content(content_dir, overrides).hash
+        if all(_write_one(dest, p, v) for p, v in overrides.items()) and load_content(dest).hash == expected:
+            return True
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise
     shutil.rmtree(dest)
     return False

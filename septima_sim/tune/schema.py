@@ -11,9 +11,13 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, model_validator
 
-from septima_sim.experiment import LineupValue, Matrix
+from septima_sim.experiment import MAX_GAMES_PER_CELL, LineupValue, Matrix
+
+MAX_TRIALS = 10_000
+"""Most trials of a study (``budget.trials``, ``--trials``): far beyond any budget worth playing, and a finite space
+ends the study earlier anyway (``study.optimise``)."""
 
 SAMPLERS: tuple[str, ...] = ("tpe", "cmaes", "random")
 """optuna samplers a study may use: TPE (default, any space), CMA-ES (numeric spaces only), random search."""
@@ -31,6 +35,10 @@ TARGET_KINDS: tuple[str, ...] = (
 
 class TuneError(ValueError):
     """A tune file or option that cannot run: one line naming the file and the key (exit code 2)."""
+
+
+class GamesRaised(Exception):
+    """Games raised where the tune needs them all (no trial completed, or the confirmation): exit code 3."""
 
 
 class _Strict(BaseModel):
@@ -128,17 +136,30 @@ class Targets(_Strict):
         return {k: v for k in TARGET_KINDS if isinstance(v := getattr(self, k), _Target)}
 
 
+Games = Annotated[int, Field(gt=0, le=MAX_GAMES_PER_CELL)]
+"""Games per cell, bounded as a run's ``games_per_cell``."""
+
+
 class Budget(_Strict):
     """Trials, games per trial at full fidelity, the first rung of successive halving and the confirmation."""
 
-    trials: Annotated[int, Field(gt=0)] = 30
-    games: Annotated[int, Field(gt=0)] = 1000
-    min_games: Annotated[int, Field(gt=0)] | None = None
+    trials: Annotated[int, Field(gt=0, le=MAX_TRIALS)] = 30
+    games: Games = 1000
+    min_games: Games | None = None
     reduction: Annotated[int, Field(ge=2)] = 3
-    confirm_games: Annotated[int, Field(gt=0)] = 4000
+    confirm_games: Games = 4000
     confirm_top: Annotated[int, Field(gt=0)] = 3
     sampler: Literal["tpe", "cmaes", "random"] = "tpe"
     pruner: Literal["halving", "none"] = "halving"
+
+    @model_validator(mode="after")
+    def _first_rung(self) -> Budget:
+        if self.min_games is not None and self.min_games > self.games:
+            raise ValueError(
+                f"min_games ({self.min_games:,}) is more than games ({self.games:,}): the first rung of successive "
+                "halving cannot play more games than a full trial"
+            )
+        return self
 
     def rungs(self) -> list[int]:
         """Games per cell after each rung: min_games, x reduction, ... up to ``games`` (one rung without pruning)."""
@@ -155,6 +176,17 @@ class Budget(_Strict):
         return min(1000, math.gcd(*self.rungs()))
 
 
+def _dimension_kind(value: Any) -> str:
+    """Which dimension a space entry is: a list of ``choices``, or a number range (every other table)."""
+    return "Choices" if isinstance(value, dict) and "choices" in value else "NumberRange"
+
+
+Dimension = Annotated[
+    Annotated[NumberRange, Tag("NumberRange")] | Annotated[Choices, Tag("Choices")], Discriminator(_dimension_kind)
+]
+"""A space entry, validated as the one kind it is (so an error names that kind's problem only)."""
+
+
 class TuneConfig(_Strict):
     """One tune file (see docs/tune.md)."""
 
@@ -163,7 +195,7 @@ class TuneConfig(_Strict):
     content: str | None = None
     base: Matrix
     lineups: dict[str, LineupValue] = {}
-    space: Annotated[dict[str, NumberRange | Choices], Field(min_length=1)]
+    space: Annotated[dict[str, Dimension], Field(min_length=1)]
     targets: Targets
     budget: Budget = Budget()
 
@@ -175,6 +207,8 @@ def _format(error: ValidationError) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "too_short" and loc == "space":
             msg = "the search space is empty: give at least one dotted content path"
+        elif err["type"] == "model_type" and len(err["loc"]) == 3 and err["loc"][0] == "space":
+            msg = f"give {{ low = L, high = H }} (optional step) or {{ choices = [...] }}, got {err['input']!r}"
         parts.append(f"{loc or 'file'}: {msg}")
     return "; ".join(dict.fromkeys(parts))
 

@@ -7,6 +7,7 @@ tile's actions are a list) and decoded back into override values.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,22 @@ def suggest(trial: optuna.Trial, space: Space) -> dict[str, Any]:
         else:
             values[path] = trial.suggest_float(path, float(dim.low), float(dim.high), step=dim.step)
     return values
+
+
+def points(space: Space) -> int | None:
+    """How many distinct points the space holds when it is finite (choices, integer ranges, ranges with a step), or
+    None when a dimension is continuous (a float range without a step)."""
+    total = 1
+    for dim in space.values():
+        if isinstance(dim, Choices):
+            total *= len({encode(c) for c in dim.choices})
+        elif dim.integer:
+            total *= (int(dim.high) - int(dim.low)) // int(dim.step or 1) + 1
+        elif dim.step is not None:
+            total *= math.floor((dim.high - dim.low) / dim.step + 1e-9) + 1
+        else:
+            return None
+    return total
 
 
 def overrides(params: dict[str, Any]) -> dict[str, Any]:

@@ -2,12 +2,23 @@
 halving over rungs of games, and the ask-and-tell loop that evaluates one candidate at a time through the runner.
 
 Trial 0 is the content as it stands when the space contains its values, so the study starts from the baseline. An
-interrupted trial is marked failed on resume and its values are tried again first.
+interrupted trial is marked failed on resume and its values are tried again first. A trial whose games raised is
+failed (its errors counted); it is not played again.
+
+The study file is checked before optuna opens it (an SQLite database that passes ``quick_check`` and holds the study),
+so a damaged file is reported, never written into. The study records a hash of its resolved settings (tune.toml
+without the trial budget, and the content pack's hash); a resume with other settings is refused.
+
+A finite space (every dimension a list of choices or a stepped range) ends the study once every point has been
+played, or once the sampler has proposed only points already played as many times in a row as the space has
+points (it has converged: more trials would replay the same results).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,12 +27,16 @@ import optuna
 from optuna.trial import TrialState
 from rich.console import Console
 
-from septima_sim.content.loader import content_tree
+from septima_sim.content.loader import content_hash, content_tree
+from septima_sim.safe_path import inside
 from septima_sim.tune import component, evaluate, space, targets
-from septima_sim.tune.schema import Choices, TuneConfig
+from septima_sim.tune.schema import Choices, TuneConfig, TuneError
 
 STUDY_FILE = "study.sqlite3"
 FINISHED = (TrialState.COMPLETE, TrialState.PRUNED)
+SETTINGS_ATTR = "septima_settings_hash"
+"""The study's user attribute holding ``settings_hash`` of the settings it was started with."""
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
 
@@ -48,13 +63,67 @@ def _pruner(cfg: TuneConfig) -> optuna.pruners.BasePruner:
     return optuna.pruners.SuccessiveHalvingPruner(min_resource=rungs[0], reduction_factor=cfg.budget.reduction)
 
 
+def settings_hash(cfg: TuneConfig) -> str:
+    """A digest of what a study's results depend on: the resolved tune file without ``budget.trials`` (a resume may
+    change that) and the content pack's hash."""
+    data = cfg.model_dump(exclude_none=True)
+    data["budget"].pop("trials", None)
+    data["content_hash"] = content_hash(cfg.content)
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def check_study_file(path: Path, name: str) -> bool:
+    """Whether a study file holds the study ``name`` (True) or no study at all (False: its creation was cut short,
+    e.g. by a full disk; nothing to lose). Read-only: nothing is written into a damaged file. TuneError naming the
+    file when it is not an SQLite database, fails ``quick_check`` or holds other studies."""
+    fix = "restore it from a copy, or start the tune again with another --out"
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise TuneError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if head != SQLITE_HEADER:
+        what = "an empty file" if not head else "not an SQLite database"
+        raise TuneError(f"{path}: damaged or not an optuna study ({what}): {fix}")
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            names = {row[0] for row in db.execute("SELECT study_name FROM studies")} if "studies" in tables else set()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise TuneError(f"{path}: damaged or not an optuna study ({exc}): {fix}") from None
+    if check is None or check[0] != "ok":
+        raise TuneError(f"{path}: damaged ({check[0] if check else 'no integrity check result'}): {fix}")
+    if not names:
+        return False
+    if name not in names:
+        held = ", ".join(sorted(map(str, names)))
+        raise TuneError(f"{path}: holds no study named {name!r} (it holds: {held}); was tune.toml's name changed?")
+    return True
+
+
 def open_study(cfg: TuneConfig, out: Path) -> optuna.Study:
-    """Create the study, or load it to continue (the sampler's seed moves on by the trials already run)."""
+    """Create the study, or load it to continue (the sampler's seed moves on by the trials already run); TuneError
+    when the file is damaged or the study was started with other settings."""
     url = storage_url(out)
     done = 0
-    if (out / STUDY_FILE).is_file():
-        done = len(optuna.load_study(study_name=cfg.name, storage=url).trials)
-    return optuna.create_study(
+    digest = settings_hash(cfg)
+    path = out / STUDY_FILE
+    if path.is_file() and not check_study_file(path, cfg.name):
+        path.unlink()  # a study file whose creation was cut short: no study, no trial in it; start it again
+    if path.is_file():
+        before = optuna.load_study(study_name=cfg.name, storage=url)
+        recorded = before.user_attrs.get(SETTINGS_ATTR)
+        if recorded is not None and recorded != digest:
+            raise TuneError(
+                f"--resume {out}: tune.toml or the content pack changed since the study started (settings hash "
+                f"{recorded}, now {digest}); only --trials may change: put them back, or start a new tune"
+            )
+        done = len(before.trials)
+    study = optuna.create_study(
         study_name=cfg.name,
         storage=url,
         sampler=_sampler(cfg, done),
@@ -62,6 +131,9 @@ def open_study(cfg: TuneConfig, out: Path) -> optuna.Study:
         direction="minimize",
         load_if_exists=True,
     )
+    if study.user_attrs.get(SETTINGS_ATTR) is None:
+        study.set_user_attr(SETTINGS_ATTR, digest)
+    return study
 
 
 def _current(cfg: TuneConfig) -> dict[str, Any] | None:
@@ -113,7 +185,7 @@ def evaluate_trial(
             trial.set_user_attr(key, same.user_attrs.get(key))
         study.tell(trial, same.value)
         return study.trials[trial.number]
-    run_dir = out / "trials" / f"{trial.number:04d}"
+    run_dir = inside(out / "trials", f"{trial.number:04d}")
     rungs = cfg.budget.rungs()
     state, value = TrialState.COMPLETE, None
     for games in rungs:
@@ -121,6 +193,11 @@ def evaluate_trial(
             cfg, name=f"{cfg.name}-trial-{trial.number}", games=games, seed=cfg.seed, overrides=values
         )
         played = evaluate.play(exp, run_dir, console)
+        trial.set_user_attr("games", played.games.height)
+        trial.set_user_attr("errors", played.errors)
+        if played.errors:  # the trial's numbers would leave games out: failed, its errors counted (exit 3)
+            state = TrialState.FAIL
+            break
         measures = targets.measure(cfg.targets, at, played.players, played.games)
         measures += component.measures(
             cfg,
@@ -135,13 +212,8 @@ def evaluate_trial(
             at=at,
         )
         value = targets.objective(cfg.targets, measures)
-        trial.set_user_attr("games", played.games.height)
-        trial.set_user_attr("errors", played.errors)
         trial.set_user_attr("losses", json.dumps(targets.losses(cfg.targets, measures)))
         trial.set_user_attr("metrics", json.dumps({f"{m.target}@{m.players}": m.metric for m in measures}))
-        if played.errors:
-            state = TrialState.FAIL
-            break
         if games != rungs[-1]:
             trial.report(value, games)
             if trial.should_prune():
@@ -165,10 +237,15 @@ def optimise(
     console: Console,
     at: dict[str, list[int]],
     on_trial: Callable[[optuna.trial.FrozenTrial], None] | None = None,
-) -> None:
-    """Run trials until ``budget.trials`` have finished (completed or pruned)."""
+) -> str | None:
+    """Run trials until ``budget.trials`` have finished (completed or pruned), or a finite space is exhausted;
+    returns why it stopped early (None: the budget was spent)."""
     _prepare(study, cfg)
+    points = space.points(cfg.space)
     while finished(study) < cfg.budget.trials:
+        early = _exhausted(study, points)
+        if early is not None:
+            return early
         try:
             frozen = evaluate_trial(study, cfg, out, console, at)
         except BaseException:
@@ -179,6 +256,29 @@ def optimise(
             raise
         if on_trial is not None:
             on_trial(frozen)
+    return None
+
+
+def _exhausted(study: optuna.Study, points: int | None) -> str | None:
+    """Why a finite space of ``points`` points has nothing left to learn, or None: every point played, or the
+    sampler proposed only points already played ``points`` times in a row."""
+    if points is None:
+        return None
+    played = [t for t in study.trials if t.state in FINISHED or t.user_attrs.get("errors")]
+    distinct = len({json.dumps(t.params, sort_keys=True) for t in played})
+    if distinct >= points:
+        return f"the space's {points:,} point(s) have all been played: the study ended after {len(played):,} trials"
+    repeats = 0
+    for t in reversed(played):
+        if "same_as" not in t.user_attrs:
+            break
+        repeats += 1
+    if repeats >= points:
+        return (
+            f"the sampler proposed only points already played {repeats:,} times in a row ({distinct:,} of the space's "
+            f"{points:,} played): the study ended after {len(played):,} trials"
+        )
+    return None
 
 
 def finished(study: optuna.Study) -> int:

@@ -7,7 +7,17 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from septima_sim.content.model import ANIMAL_ABILITIES
-from septima_sim.content.schema.common import ActionId, Count, Fault, Ingredient, Provenance, Schema, Sourced, one_of
+from septima_sim.content.schema.common import (
+    ActionId,
+    Count,
+    Fault,
+    Id,
+    Ingredient,
+    Provenance,
+    Schema,
+    Sourced,
+    one_of,
+)
 
 COLOURS: tuple[str, ...] = ("green", "orange", "purple", "gray")
 """Player colours (engine ``config.COLOURS``): each player takes the animals of their colour."""
@@ -47,4 +57,4 @@ class Animal(Sourced):
 class AnimalsFile(Schema):
     """animals.toml, keyed by id."""
 
-    animals: Annotated[dict[str, Animal], Field(min_length=1)]
+    animals: Annotated[dict[Id, Animal], Field(min_length=1)]

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from septima_sim.content.schema.common import AbilityCard, Schema
+from septima_sim.content.schema.common import AbilityCard, Id, Schema
 
 
 class Building(AbilityCard):
@@ -16,4 +16,4 @@ class Building(AbilityCard):
 class BuildingsFile(Schema):
     """buildings.toml, keyed by id (at least setup.buildings_on_board of them: pack.py)."""
 
-    buildings: Annotated[dict[str, Building], Field(min_length=1)]
+    buildings: Annotated[dict[Id, Building], Field(min_length=1)]

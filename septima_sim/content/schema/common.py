@@ -7,6 +7,7 @@ passes as validation context, so an error is reported at the field that holds th
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -23,6 +24,12 @@ from septima_sim.content.model import (
 
 CARD_NUMBER = 100
 """Bound of a number printed on a card or table: Wisdom and counts are stored as Int16 / Int8 columns."""
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,63}$"
+"""Every id of a content table (witches, spells, Omens, map areas...): lowercase letters, digits and ``-``, as the
+shipped pack uses them. Ids are names, never paths: ``ablate`` and ``tune`` build folder names from them, override
+paths and tables carry them."""
+_ID = re.compile(ID_PATTERN)
 
 
 class Schema(BaseModel):
@@ -160,6 +167,20 @@ def ref(kind: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def id_problem(value: str) -> str | None:
+    """Why a content id is not a safe name (None when it is one)."""
+    if _ID.match(value):
+        return None
+    return f"id {value!r} is not a safe name: use lowercase letters, digits and -, at most 64 (pattern {ID_PATTERN})"
+
+
+def _safe_id(value: str) -> str:
+    problem = id_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 def known_ids(context: dict[str, Any] | None, kind: str) -> Collection[str] | None:
     """The ids of ``kind`` in the pack being validated (None when a schema is used on its own)."""
     return (context or {}).get(kind)
@@ -179,6 +200,8 @@ def per_players(check: Callable[[int], bool] = lambda v: True, rule: str = "") -
     return AfterValidator(validate)
 
 
+Id = Annotated[str, AfterValidator(_safe_id)]
+"""The key of a content table's item (``ID_PATTERN``)."""
 Provenance = Annotated[str, one_of("provenance tag", PROVENANCE_TAGS)]
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from septima_sim.content.schema.common import Condition, Count, Provenance, Schema, Sourced
+from septima_sim.content.schema.common import Condition, Count, Id, Provenance, Schema, Sourced
 
 
 class Goal(Condition, Sourced):
@@ -21,4 +21,4 @@ class Goal(Condition, Sourced):
 class GoalsFile(Schema):
     """goals.toml, keyed by id (enough for 4 players' deals in Basic mode: pack.py)."""
 
-    goals: Annotated[dict[str, Goal], Field(min_length=1)]
+    goals: Annotated[dict[Id, Goal], Field(min_length=1)]

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from septima_sim.content.schema.common import Element, Fault, Ingredient, Provenance, Schema, Sourced
+from septima_sim.content.schema.common import Element, Fault, Id, Ingredient, Provenance, Schema, Sourced
 
 
 class Area(Schema):
@@ -28,7 +28,7 @@ class Map(Sourced):
     """The board: areas keyed by id, no two at the same position."""
 
     provenance: Provenance
-    areas: Annotated[dict[str, Area], Field(min_length=1)]
+    areas: Annotated[dict[Id, Area], Field(min_length=1)]
 
     @model_validator(mode="after")
     def _positions(self) -> Map:

@@ -17,6 +17,7 @@ from septima_sim.content.schema.common import (
     Schema,
     Signed,
     Sourced,
+    id_problem,
     known_ids,
     one_of,
     per_players,
@@ -101,6 +102,10 @@ class Omens(Sourced):
 
     @model_validator(mode="after")
     def _deck(self) -> Omens:
+        for ident in self.cards:
+            problem = id_problem(ident)
+            if problem is not None:
+                raise Fault(ident, problem)
         sabbaths = sum(c.sabbath for c in self.cards.values())
         if sabbaths != 1:
             raise Fault("*", f"needs exactly one Witches' Sabbath (sabbath = true), got {sabbaths}")

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from septima_sim.content.schema.common import Count, Effect, Fault, Provenance, Schema, Sourced, ref
+from septima_sim.content.schema.common import Count, Effect, Fault, Id, Provenance, Schema, Sourced, ref
 
 
 class Disease(Sourced):
@@ -34,5 +34,5 @@ class PatientTiles(Sourced):
 class PatientsFile(Schema):
     """patients.toml: diseases keyed by id, patient tiles keyed by their disease."""
 
-    diseases: Annotated[dict[str, Disease], Field(min_length=1)]
+    diseases: Annotated[dict[Id, Disease], Field(min_length=1)]
     patient_tiles: Annotated[dict[Annotated[str, ref("disease")], PatientTiles], Field(min_length=1)]

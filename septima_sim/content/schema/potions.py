@@ -10,6 +10,7 @@ from septima_sim.content.model import INGREDIENTS
 from septima_sim.content.schema.common import (
     Count,
     Fault,
+    Id,
     Provenance,
     Schema,
     Signed,
@@ -49,7 +50,7 @@ class Potion(Sourced):
 class PotionsFile(Schema):
     """potions.toml, keyed by id; a pack needs its calming potion (its suspicion is a rule, B21e)."""
 
-    potions: Annotated[dict[str, Potion], Field(min_length=1)]
+    potions: Annotated[dict[Id, Potion], Field(min_length=1)]
 
     @model_validator(mode="after")
     def _calming(self) -> PotionsFile:

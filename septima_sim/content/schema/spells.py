@@ -13,6 +13,7 @@ from septima_sim.content.schema.common import (
     Effect,
     Element,
     Fault,
+    Id,
     Provenance,
     Schema,
     Sourced,
@@ -51,4 +52,4 @@ class Spell(Sourced):
 class SpellsFile(Schema):
     """spells.toml, keyed by id."""
 
-    spells: Annotated[dict[str, Spell], Field(min_length=1)]
+    spells: Annotated[dict[Id, Spell], Field(min_length=1)]

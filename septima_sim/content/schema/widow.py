@@ -13,6 +13,7 @@ from septima_sim.content.schema.common import (
     ActionId,
     Condition,
     Count,
+    Id,
     Provenance,
     Schema,
     Signed,
@@ -65,4 +66,4 @@ class WidowFile(Schema):
 
     widow: Widow
     widow_cards: Annotated[dict[ActionId, WidowCard], Field(min_length=1)]
-    tribulations: Annotated[dict[str, Tribulation], Field(min_length=1)]
+    tribulations: Annotated[dict[Id, Tribulation], Field(min_length=1)]

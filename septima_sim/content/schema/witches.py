@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from septima_sim.content.schema.common import AbilityCard, Schema
+from septima_sim.content.schema.common import AbilityCard, Id, Schema
 
 
 class Witch(AbilityCard):
@@ -18,4 +18,4 @@ class Witch(AbilityCard):
 class WitchesFile(Schema):
     """witches.toml, keyed by id (enough for 4 players' deals: pack.py)."""
 
-    witches: Annotated[dict[str, Witch], Field(min_length=1)]
+    witches: Annotated[dict[Id, Witch], Field(min_length=1)]
