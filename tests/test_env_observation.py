@@ -286,10 +286,16 @@ def check(scene: Scene, name: str, mutate: Mutator) -> None:
 @pytest.fixture(scope="module")
 def scene(content: Content) -> Scene:
     """Seat 1 of 4, at a decision in the third season of a Full game with both expansions."""
-    env = paused(content, 4, 2, shapeshifting=True, omens=True)
-    while env.decision is None or env.decision.seat != 1 or env.decision.context is None:
-        env.step(random_action(env.observe(env.agent_selection), random.Random(0)))
-    assert env._game is not None and env._game.s.season >= 2
+    for seed in range(5, 25):  # the first seed whose game reaches such a decision after season 3 begins
+        env = paused(content, 4, 2, seed=seed, shapeshifting=True, omens=True)
+        while env.decision is None or env.decision.seat != 1 or env.decision.context is None:
+            obs = env.observe(env.agent_selection)
+            if not obs["action_mask"].any():  # the game ended
+                break
+            env.step(random_action(obs, random.Random(0)))
+        else:
+            break
+    assert env._game is not None and env._game.s.season >= 2 and env.decision is not None
     at = Scene(env.encoder, env._game, 1, env.decision)
     view = at.view()
     assert view.patients and view.my_goals and view.trial[0] >= 0 and len(view.hunters) >= 2
