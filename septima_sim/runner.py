@@ -17,7 +17,7 @@ import time
 import traceback
 import warnings
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -133,6 +133,9 @@ def play_shard(task: ShardTask) -> ShardOutput:
     overrides = {path: store.override_value(v) for path, v in cell.overrides}
     cols: dict[str, dict[str, list[Any]]] = {t: {} for t in store.TABLES}
     rows = dict.fromkeys(store.TABLES, 0)
+    # In the driver (one job), Ctrl-C and SIGTERM wait for the game in play to end: a KeyboardInterrupt raised inside
+    # the compiled engine can abort the process ("fatal: out of memory" from mypyc's runtime, seen once in CI).
+    in_driver = _IN_PROCESS.get()
     for index in range(task.start, task.stop):
         seed = game_seed(task.root_seed, index)
         keys = {"run_id": task.run_id, "cell_id": cell.id, "game_index": index}
@@ -140,7 +143,8 @@ def play_shard(task: ShardTask) -> ShardOutput:
         t0 = time.perf_counter()
         try:
             policies = [make_policy(name) for name in cell.seat_personas(index)]
-            result = play_game(config, content, policies, seed, events.append if task.events else None)
+            with stopping.signals_deferred() if in_driver else nullcontext():
+                result = play_game(config, content, policies, seed, events.append if task.events else None)
         except Exception as exc:
             row = {
                 **keys,
