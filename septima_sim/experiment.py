@@ -114,7 +114,7 @@ else:
 
 
 class ExperimentConfig(BaseModel):
-    """One experiment file (see README, Config reference)."""
+    """One experiment file (see docs/config.md)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 

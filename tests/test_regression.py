@@ -181,13 +181,13 @@ def _committed() -> Path:
     path = Path(__file__).resolve().parent.parent / "tests" / "baselines" / "ci-baseline.json"
     version = json.loads(path.read_text()).get("schema_version")
     if version != regression.SCHEMA_VERSION:
-        pytest.skip(f"ci-baseline.json is format {version}: regenerate it (README, CI balance check)")
+        pytest.skip(f"ci-baseline.json is format {version}: regenerate it (docs/ci-check.md)")
     return path
 
 
 def test_committed_ci_baseline_matches_configs_ci() -> None:
     """The baseline .ci/run checks is readable and was built from configs/ci.toml as it is now (else regenerate it:
-    README, CI balance check)."""
+    docs/ci-check.md)."""
     committed = regression.read_baseline(_committed())
     root = Path(__file__).resolve().parent.parent
     assert committed.exp.hash == load_experiment(root / "configs" / "ci.toml").hash
