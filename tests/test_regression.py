@@ -340,7 +340,8 @@ def test_encoded_outcomes_give_the_verdicts_of_json_lists(baseline_file: Path, t
         .cast({"game_index": pl.Int32})
         for cell, frame in base.outcomes.items()
     }
-    current = regression.play(regression.shard_tasks(base.exp), 1).outcomes
+    with runner.parallel_backend("local", 1, None):
+        current = regression.play(regression.shard_tasks(base.exp)).outcomes
     tol = regression.load_tolerances()
     rows = regression.compare(regression.metrics(base.exp, base.outcomes, current), tol)
     assert rows == regression.compare(regression.metrics(base.exp, lists, current), tol)
