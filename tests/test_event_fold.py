@@ -21,7 +21,7 @@ from septima_sim import store
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, GameResult, play_game
 from septima_sim.engine.game import Game
-from septima_sim.engine.public_fields import Fields, public_fields
+from septima_sim.engine.public_fields import Fields, flat, public_fields
 from septima_sim.events import FoldError, fold, seat_fields, states
 from septima_sim.players import builtin_lineups, make_policy
 from tests.test_event_log import PERSONAS, SETUPS
@@ -93,13 +93,13 @@ def _play(
 
     def sink(event: Event) -> None:
         events.append(json.loads(json.dumps(event)))
-        seen.append(public_fields(holder[0]))
+        seen.append(flat(public_fields(holder[0])))
 
     config = GameConfig(players, mode=mode, modules=frozenset(modules))
     game = Game(config, content, [make_policy(p) for p in personas], seed, sink)
     holder.append(game)
     result = game.play()
-    seen.append(public_fields(game))  # after the game: the state the whole log must fold to
+    seen.append(flat(public_fields(game)))  # after the game: the state the whole log must fold to
     return result, events, seen
 
 

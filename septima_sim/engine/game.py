@@ -23,7 +23,7 @@ from septima_sim.engine.draws import shuffle
 from septima_sim.engine.game_state import GameState
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
-from septima_sim.engine.public_fields import Fields, changes, public_fields
+from septima_sim.engine.public_fields import Owners, changes, public_fields
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.seeds import spawn_words
 from septima_sim.engine.state import Player
@@ -62,7 +62,7 @@ class Game:
         self.seed = seed
         self.sink = sink
         self.cause = "setup"  # the component or rule acting now: the default cause of a state change (events, Wisdom)
-        self.public: Fields = {}  # the public fields as the last event left them (only with a sink: ``emit``)
+        self.public: Owners = {}  # the public fields as the last event left them (only with a sink: ``emit``)
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)

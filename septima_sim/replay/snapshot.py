@@ -22,7 +22,7 @@ from septima_sim.engine.decisions import Policy
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules import toggled
 from septima_sim.engine.modules.widow import WIDOW_TOKEN
-from septima_sim.engine.public_fields import public_fields
+from septima_sim.engine.public_fields import flat, public_fields
 from septima_sim.engine.results import SOURCES
 from septima_sim.engine.tables import board_for
 from septima_sim.events import fold, seat_fields, states
@@ -137,7 +137,7 @@ class _Names:
 def public_state(g: Game) -> dict[str, Any]:
     """The public state of a game now as the page shows it (see the module docstring for what is left out)."""
     now = {"season": g.s.season + 1, "turn": g.s.turn + 1, "step": g.s.step}
-    return frame(public_fields(g), now, _Names(g.content))
+    return frame(flat(public_fields(g)), now, _Names(g.content))
 
 
 def frame(state: Mapping[str, Any], where: Mapping[str, Any], names: _Names) -> dict[str, Any]:

@@ -161,16 +161,18 @@ class OmensModule(Module):
             record.setdefault("omen", g.content.omens[self.card].id)
             record.setdefault("omen_half", self.side)
 
-    def public_fields(self, g: Game, out: dict[str, object]) -> None:
+    def public_fields(self, g: Game, out: dict[str, dict[str, object]]) -> None:
         """The active Omen and half, the face-up next card, the cards drawn and each seat's face-down witch (Era of
         Epidemic)."""
         omens, witches = g.content.omens, g.content.witches
-        out["omens.card"] = omens[self.card].id if self.card >= 0 else ""
-        out["omens.side"] = self.side
-        out["omens.next"] = omens[self.deck[0]].id if self.deck else ""
-        out["omens.drawn"] = list(self.cards)
+        out["omens"] = {
+            "card": omens[self.card].id if self.card >= 0 else "",
+            "side": self.side,
+            "next": omens[self.deck[0]].id if self.deck else "",
+            "drawn": list(self.cards),
+        }
         for seat, w in enumerate(self.marked):
-            out[f"{seat}.face_down"] = witches[w].id if w >= 0 else ""
+            out[str(seat)]["face_down"] = witches[w].id if w >= 0 else ""
 
     def game_fields(self, g: Game, row: dict[str, object]) -> None:
         row["omen_cards"] = list(self.cards)

@@ -150,13 +150,14 @@ class ShapeshiftingModule(Module):
             if a.in_animal:
                 record["form"] = g.content.animals[a.form].id
 
-    def public_fields(self, g: Game, out: dict[str, object]) -> None:
+    def public_fields(self, g: Game, out: dict[str, dict[str, object]]) -> None:
         """Per seat: its form (an animal id, "" in human form), the witch its tile covers and its animal tiles."""
         animals, witches = g.content.animals, g.content.witches
         for seat, a in enumerate(self.seats):
-            out[f"{seat}.form"] = animals[a.form].id if a.form >= 0 else ""
-            out[f"{seat}.covered"] = witches[a.covered].id if a.covered >= 0 else ""
-            out[f"{seat}.animals"] = [animals[x].id for x in a.animals]
+            mine = out[str(seat)]
+            mine["form"] = animals[a.form].id if a.form >= 0 else ""
+            mine["covered"] = witches[a.covered].id if a.covered >= 0 else ""
+            mine["animals"] = [animals[x].id for x in a.animals]
 
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
         """Nothing of Shapeshifting is hidden."""

@@ -201,19 +201,21 @@ class WidowModule(Module):
         read = _STATS.get(name)
         return None if read is None else read(self, p)
 
-    def public_fields(self, g: Game, out: dict[str, object]) -> None:
+    def public_fields(self, g: Game, out: dict[str, dict[str, object]]) -> None:
         """Her pieces and tracks, her revealed marker, how many face-down markers are left (not which) and whether
         she holds the start player token."""
-        out["widow.vertex"] = self.vertex
-        out["widow.wisdom"] = self.wisdom
-        out["widow.suspicion"] = self.suspicion
-        out["widow.supply"] = self.supply
-        out["widow.crowd"] = self.crowd
-        out["widow.ritual_row"] = self.ritual_row
-        out["widow.spiders"] = list(self.spiders)
-        out["widow.card"] = g.action_ids[self.card] if self.card >= 0 else ""
-        out["widow.markers"] = len(self.markers)
-        out["widow.first"] = self.first
+        out["widow"] = {
+            "vertex": self.vertex,
+            "wisdom": self.wisdom,
+            "suspicion": self.suspicion,
+            "supply": self.supply,
+            "crowd": self.crowd,
+            "ritual_row": self.ritual_row,
+            "spiders": list(self.spiders),
+            "card": g.action_ids[self.card] if self.card >= 0 else "",
+            "markers": len(self.markers),
+            "first": self.first,
+        }
 
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
         shuffle(rng, self.markers)
