@@ -181,7 +181,8 @@ class Game:
 
     def note(self, kind: str, seat: int, detail: object, cause: str | None = None) -> None:
         """An event for a state change other than Wisdom or suspicion (hand, coven, ingredients, potions, leader,
-        citizens, ritual row, board), with its cause. Callers check ``self.sink`` first."""
+        citizens, ritual row and column, board...), with its cause and a short text; sent right after the change, so
+        its ``changes`` hold it (``emit``). Callers check ``self.sink`` first."""
         self.emit(kind, seat, detail=str(detail), cause=cause or self.cause)
 
     def gain_wisdom(self, p: Player, amount: int, source: str, cause: str | None = None) -> None:
