@@ -41,7 +41,8 @@ def one_run(
     start = time.process_time()
     for seed in range(first_seed, first_seed + games):
         policies = [make_policy(name) for name in lineup.seat_personas("lineup", config.players, seed)]
-        result = play_game(config, content, policies, seed, [].append if events else None)
+        log: list[dict[str, object]] = []
+        result = play_game(config, content, policies, seed, log.append if events else None)
         decisions += result.game["decisions"]  # type: ignore[operator]
     elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed
