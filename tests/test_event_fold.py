@@ -16,6 +16,8 @@ from collections import Counter
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from septima_sim import store
 from septima_sim.content import Content
@@ -83,23 +85,24 @@ def _generic(key: str) -> str:
 
 def _play(
     content: Content, setup: Setup, seed: int, personas: list[str]
-) -> tuple[GameResult, list[Event], list[Fields]]:
+) -> tuple[GameResult, list[Event], dict[int, Fields]]:
     """Play one game; its events as a reader of ``--format jsonl`` gets them, and the engine's public state at
-    each event."""
+    each checkpoint event (by its index) and after the game (index -1)."""
     players, mode, modules = setup
     events: list[Event] = []
-    seen: list[Fields] = []
+    seen: dict[int, Fields] = {}
     holder: list[Game] = []
 
     def sink(event: Event) -> None:
+        if event["kind"] in CHECKPOINTS:
+            seen[len(events)] = flat(public_fields(holder[0]))
         events.append(json.loads(json.dumps(event)))
-        seen.append(flat(public_fields(holder[0])))
 
     config = GameConfig(players, mode=mode, modules=frozenset(modules))
     game = Game(config, content, [make_policy(p) for p in personas], seed, sink)
     holder.append(game)
     result = game.play()
-    seen.append(flat(public_fields(game)))  # after the game: the state the whole log must fold to
+    seen[-1] = flat(public_fields(game))  # after the game: the state the whole log must fold to
     return result, events, seen
 
 
@@ -121,7 +124,9 @@ def _agrees_with_results(content: Content, state: Fields, result: GameResult) ->
         assert (widow["wisdom"], widow["suspicion"]) == (result.game["widow_wisdom"], result.game["widow_suspicion"])
 
 
-def _check(content: Content, result: GameResult, events: list[Event], seen: list[Fields], kinds: Counter[str]) -> None:
+def _check(
+    content: Content, result: GameResult, events: list[Event], seen: dict[int, Fields], kinds: Counter[str]
+) -> None:
     assert events[0]["kind"] == "start" and events[-1]["kind"] == "end"
     n = result.game["players"]
     first = result.game["start_player"]
@@ -168,6 +173,13 @@ def test_fold_rebuilds_the_public_state_in_every_setup(content: Content) -> None
     kinds = _games(content, SETUPS, range(1), range(0))
     for kind in ("ritual_col", "start_player", "reveal", "discard", "chamber", "omen_active", "markers", "spiders"):
         assert kinds[kind], kind
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 2**31), persona=st.sampled_from(PERSONAS))
+def test_fold_rebuilds_the_public_state_of_any_game(content: Content, setup: Setup, seed: int, persona: str) -> None:
+    """Any setup, seed and persona (all seats alike)."""
+    _check(content, *_play(content, setup, seed, [persona] * setup[0]), Counter())
 
 
 @pytest.mark.slow
