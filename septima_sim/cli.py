@@ -689,6 +689,47 @@ def ablate(
 
 
 @app.command(
+    name="plan-games",
+    epilog="Examples:\n\n  septima-sim plan-games --effect 5     (seats, components, pairs at 2, 3 and 4 players)\n\n"
+    "  septima-sim plan-games --effect 3 --players 4 --scope seat\n\n"
+    "  septima-sim plan-games --effect 5 --rate 0.25 --scope component,pair     (held in a quarter of the games)\n\n"
+    "seat: a seat's win rate off fair (the report's seat test); component: an `ablate` holder effect on paired "
+    "games; pair: an `ablate --pairs` interaction. The paired plans assume the spread of independent games (an "
+    "upper bound: common seeds need fewer). See docs/ablate.md.",
+)
+def plan_games(
+    effect: Annotated[float, typer.Option("--effect", "-e", help="Effect to detect, in win-rate points.")],
+    rate: Annotated[
+        float, typer.Option("--rate", "-r", help="Share of the games in which a seat holds the component (0-1].")
+    ] = 1.0,
+    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated player counts, 2-4.")] = "2,3,4",
+    scope: Annotated[
+        str, typer.Option("--scope", help="Comma-separated: seat,component,pair.")
+    ] = "seat,component,pair",
+    alpha: Annotated[float, typer.Option("--alpha", help="Two-sided significance level.")] = 0.05,
+    power: Annotated[float, typer.Option("--power", help="Chance to detect the effect when it is there.")] = 0.8,
+) -> None:
+    """How many games a run needs to detect an effect of a given size (per seat, per component, per pair)."""
+    from septima_sim.ablate.errors import AblateError, parse_choices
+    from septima_sim.analysis import power as planner
+
+    if not 0 < abs(effect) < 100:
+        raise UserError(f"--effect must be between 0 and 100 win-rate points (not 0), got {effect:g}")
+    if not 0 < rate <= 1:
+        raise UserError(f"--rate must be a share of games in (0, 1], got {rate:g}")
+    if not (0 < alpha < 1 and 0 < power < 1):
+        raise UserError(f"--alpha and --power must be between 0 and 1, got {alpha:g} and {power:g}")
+    try:
+        scopes = parse_choices("--scope", "scope", scope, planner.SCOPES)
+        counts = [int(x) for x in parse_choices("--players", "player count", players, ("2", "3", "4"))]
+    except AblateError as exc:
+        raise UserError(str(exc)) from None
+    rows = [planner.plan(s, effect, n, rate, alpha=alpha, power=power) for s in scopes for n in counts]
+    for line in planner.lines(rows, alpha, power):
+        typer.echo(line)
+
+
+@app.command(
     epilog="Examples:\n\n  septima-sim sensitivity configs/sensitivity-4p.toml --jobs 2   (every assumed value)\n\n"
     "  septima-sim sensitivity my.toml --params trials.winner_wisdom,widow.spiders=1..4 --trajectories 8\n\n"
     "  septima-sim sensitivity my.toml --params 'readings.hunter_direction.value,hunters.die.5=2..6' --metrics "

@@ -6,6 +6,7 @@ Layout of the output folder::
     ablate.toml                     the resolved settings (what --resume checks)
     variants/<kind>-<id>/           the content pack without the component (validated)
     variants/<kind>-<id>-forced-<seat>/  the pack with the component forced to a seat (arm ``forced``)
+    variants/animal-swap-<colour>-<colour>/  the pack with two colours' animal tiles exchanged (arm ``swap``)
     runs/base/                      the unchanged game (a run directory)
     runs/<kind>-<id>/               the game without the component, same config and seeds
     runs/<kind>-<id>-forced-<seat>/ the game with the component forced to the seat, same config and seeds
@@ -27,12 +28,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from septima_sim import rundir, runner, stopping, store
-from septima_sim.ablate import effects, outputs, sequential
-from septima_sim.ablate.arms import ARMS, FORCED, REMOVED, arm_name
+from septima_sim.ablate import effects, outputs, sequential, swap
+from septima_sim.ablate.arms import DEFAULT_ARMS, FORCED, REMOVED, SWAP, arm_name
 from septima_sim.ablate.errors import AblateError
 from septima_sim.ablate.grow import games_on_disk, play_into
 from septima_sim.ablate.kinds import Kind
-from septima_sim.ablate.variant import NotRemovable, components, ensure, provenance
+from septima_sim.ablate.variant import NotRemovable, components, ensure, provenance, swap_id
 from septima_sim.analysis import Settings
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
 from septima_sim.safe_path import inside
@@ -49,7 +50,8 @@ class AblateInterrupted(runner.RunInterrupted):
 @dataclass(frozen=True, slots=True)
 class Component:
     """One arm of a component to ablate: its kind, id, provenance, the variant pack (None with ``problem``), and the
-    seat it is forced to (None: the component removed)."""
+    seat it is forced to (None: the component removed) or the two colours whose animal tiles are swapped (the id is
+    then ``<colour>-<colour>``)."""
 
     kind: Kind
     id: str
@@ -58,13 +60,16 @@ class Component:
     problem: str | None = None
     seat: int | None = None
     assumed: str = ""  # its assumed parts when partly assumed (``content.provenance.assumed_parts``)
+    swap: tuple[str, str] | None = None
 
     @property
     def arm(self) -> str:
-        return arm_name(self.seat)
+        return swap.arm_name(self.swap) if self.swap else arm_name(self.seat)
 
     @property
     def label(self) -> str:
+        if self.swap:
+            return f"{self.kind.name}-swap-{self.id}"
         base = f"{self.kind.name}-{self.id}"
         return base if self.seat is None else f"{base}-forced-{self.seat}"
 
@@ -150,7 +155,7 @@ def prepare(
     """Validate the options (nothing written on bad input), then create or reopen the output folder and write the
     variant packs: per component the removed arm, then (forceable kinds) one forced arm per seat of the largest
     player count."""
-    arms = list(arms or ARMS)
+    arms = list(arms or DEFAULT_ARMS)
     if not 0 < games <= MAX_GAMES_PER_CELL:
         raise AblateError(f"--games must be between 1 and {MAX_GAMES_PER_CELL:,} games per component, got {games}")
     if not 0 < tolerance < 100:
@@ -173,18 +178,26 @@ def prepare(
         out = out or rundir.default_run_dir(f"ablate-{exp.config.name}")
         if out.exists() and (not out.is_dir() or any(out.iterdir())):
             raise AblateError(f"--out {out} exists (continue an ablation with --resume)")
+    seats = max(c.players for c in exp.cells)
     chosen = [(k, ident) for k in kinds if _in_play(k, exp) for ident in components(k, exp.content_dir)]
+    swaps = swap.pairs(exp.content_dir, seats) if SWAP in arms and swap.ANIMAL in kinds else []
     if only:
-        known = {ident for k in kinds for ident in components(k, exp.content_dir)}
+        known = {ident for k in kinds for ident in components(k, exp.content_dir)} | set(map(swap.pair_name, swaps))
         unknown = [x for x in only if x not in known]
         if unknown:
             raise AblateError(f"--only: no {'/'.join(k.name for k in kinds)} {unknown[0]!r} in the content pack")
         chosen = [(k, ident) for k, ident in chosen if ident in only]
-    if not chosen:
+        swaps = [p for p in swaps if swap.pair_name(p) in only] if set(only) & set(map(swap.pair_name, swaps)) else []
+    if not _in_play(swap.ANIMAL, exp):
+        swaps = []
+    if not chosen and not swaps:
         needs = ", ".join(f"{k.name} needs {k.needs}" for k in kinds if k.needs)
         raise AblateError(f"{config}: no component of the chosen kinds is in play in its cells ({needs})")
-    if REMOVED not in arms and not any(k.forceable for k, _ in chosen):
-        raise AblateError(f"--arms {','.join(arms)}: no chosen component has that arm (forced: witches only)")
+    if not swaps and REMOVED not in arms and not (FORCED in arms and any(k.forceable for k, _ in chosen)):
+        raise AblateError(
+            f"--arms {','.join(arms)}: no chosen component has that arm "
+            "(forced: witches, spells, goals; swap: animals, with Shapeshifting)"
+        )
     again = resume_command(config, out, settings)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -192,7 +205,6 @@ def prepare(
             store.write_atomic(out / RESOLVED, tomli_w.dumps(settings).encode())
     except OSError as exc:
         raise AblateError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
-    seats = max(c.players for c in exp.cells)
     arm_seats = [None] if REMOVED in arms else []
     comps = []
     try:
@@ -202,6 +214,11 @@ def prepare(
                 comps.append(
                     _variant(Component(kind, ident, tag, None, seat=seat, assumed=assumed), out, exp, str(config))
                 )
+        held = swap.tiles(exp.content_dir)
+        for pair in swaps:
+            tag, assumed = provenance(swap.ANIMAL, held[pair[0]][0], exp.content_dir)
+            comp = Component(swap.ANIMAL, swap.pair_name(pair), tag, None, assumed=assumed, swap=pair)
+            comps.append(_variant(comp, out, exp, str(config)))
     except KeyboardInterrupt as stop:
         raise AblateInterrupted(f"interrupted; continue with: {again}", stopping.exit_code(stop)) from None
     except OSError as exc:  # the variant being written was never renamed into place: the resume rebuilds it
@@ -214,9 +231,11 @@ def prepare(
 def _variant(comp: Component, out: Path, exp: Experiment, source: str) -> Component:
     """The arm with its variant pack (kept when current: ``--resume``; written or rebuilt otherwise), or with the
     reason it has none."""
-    kind, ident, seat = comp.kind, comp.id, comp.seat
+    kind, ident, seat = comp.kind, comp.id if comp.swap is None else swap_id(comp.swap), comp.seat
     dest = inside(out / "variants", comp.label)
     what = "not removable" if seat is None else f"cannot be forced to seat {seat}"
+    if comp.swap is not None:
+        what = "tiles cannot be swapped"
     try:
         ensure(exp.content_dir, kind, ident, dest, seat)
         _build(exp.resolved(), source, dest, 1, 1)  # the config's overrides must apply to the variant
@@ -256,6 +275,7 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
     active = [c for c in plan.components if c.problem is None]
     outcomes = {c.label: Outcome(c, 0, c.problem or "") for c in plan.components if c.problem is not None}
     kinds = list({c.kind.name: c.kind for c in active}.values())
+    held = swap.tiles(_experiment(plan, None, 1, 1).content_dir) if any(c.swap for c in active) else {}
     base_dir = plan.run_dir("base")
     dirs = [base_dir, *(plan.run_dir(c.label) for c in active)]
     progress = Progress(
@@ -297,10 +317,12 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
                     progress.update(bar, description=f"{c.kind.name} {c.id} ({games:,} games)")
                     grow(c.content, plan.run_dir(c.label), games)
                     arm = effects.load(plan.run_dir(c.label), [c.kind], games)
-                    if c.seat is None:
+                    if c.swap is not None:
+                        found, pair = swap.swap_effects(c.swap, held, base, arm), (arm, base)
+                    elif c.seat is None:
                         found, pair = effects.effects(c.kind, c.id, base, arm), (base, arm)
                     else:
-                        found, pair = effects.forced(c.seat, base, arm), (arm, base)
+                        found, pair = effects.forced(c.seat, effects.in_play(c.kind, base), arm), (arm, base)
                     verdict = sequential.decide(found, plan.tolerance, settings.wisdom_tolerance, settings.alpha)
                     if verdict is None and i < len(stages) - 1:
                         continue

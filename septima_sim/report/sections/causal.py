@@ -12,6 +12,7 @@ import polars as pl
 from septima_sim.ablate import page, table
 from septima_sim.analysis import RunTables
 from septima_sim.report.page import Builder, Chart, Table
+from septima_sim.report.sections import settle
 
 
 @dataclass(slots=True)
@@ -44,6 +45,8 @@ def parts(b: Builder, run: RunTables) -> Causal | None:
             "Causal effects (ablation), largest first", page.HEADERS, page.rows(frame), b.data("causal_effects", frame)
         )
     )
+    unclear = settle.causal_table(frame, settle.ablation_tolerance(folder), b.settings.wisdom_tolerance)
+    out.tables += [unclear] if unclear is not None else []
     uri = page.chart(frame)
     if uri is not None:
         data = base64.b64decode(uri.split(",", 1)[1])
