@@ -610,10 +610,12 @@ def tune(
     "  septima-sim ablate my.toml --kinds spell --out ablations/spells\n\n"
     "  septima-sim ablate my.toml --kinds spell --out ablations/spells --resume     (continue it)\n\n"
     "  septima-sim ablate my.toml --kinds witch --arms forced     (each witch forced to each seat)\n\n"
-    "Each component is removed (an animal tile becomes its colour's other tile), a witch is also forced to each "
-    "seat in turn, and CONFIG's games are played again on the same seeds. Writes ablation.csv, ablation_detail.csv, "
-    "ablation_status.csv and ablation.html into --out; `septima-sim report OUT/runs/base` leads its component "
-    "section with these effects. See docs/ablate.md."
+    "  septima-sim ablate configs/ablate-4p-ss.toml --kinds animal --arms swap     (seat or tiles?)\n\n"
+    "  septima-sim ablate my.toml --kinds witch,spell --pairs johanna,whispering-winds     (do they stack?)\n\n"
+    "Each component is removed (an animal tile becomes its colour's other tile), a witch, spell or goal is also "
+    "forced to each seat in turn, and CONFIG's games are played again on the same seeds. Writes ablation.csv, "
+    "ablation_detail.csv, ablation_status.csv, ablation.html (and interactions.csv with --pairs) into --out; "
+    "`septima-sim report OUT/runs/base` leads its component section with these effects. See docs/ablate.md."
 )
 def ablate(
     config: Annotated[Path, typer.Argument(help="Experiment config (TOML), as for `run`.")],
@@ -638,9 +640,18 @@ def ablate(
         str,
         typer.Option(
             "--arms",
-            help="Comma-separated: removed (each component taken out), forced (a witch dealt to each seat in turn).",
+            help="Comma-separated: removed (each component taken out), forced (a witch, spell or goal dealt to "
+            "each seat in turn), swap (each pair of colours' animal tiles exchanged).",
         ),
     ] = "removed,forced",
+    pairs: Annotated[
+        str | None,
+        typer.Option(
+            "--pairs",
+            help="A,B[,C...] (every pair of these components) or top:K (of the K largest flagged): does removing "
+            "both differ from the two single effects? Writes interactions.csv.",
+        ),
+    ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the ablation in --out (same options).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
@@ -663,6 +674,7 @@ def ablate(
             out=out,
             resume=resume,
             arms=ablation.parse_arms(arms),
+            pairs=pairs,
             only=[x.strip() for x in only.split(",") if x.strip()] if only is not None else None,
         )
     except ablation.AblateError as exc:
@@ -670,10 +682,14 @@ def ablate(
     console = Console(stderr=True)
     result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
     if not quiet:
-        from septima_sim.ablate import page, table
+        from septima_sim.ablate import interactions, page, table
 
-        frame = table.read(result.out)
-        for line in page.lines(frame) if frame is not None else []:
+        frame, found = table.read(result.out), interactions.read(result.out)
+        said = [
+            *(page.lines(frame) if frame is not None else []),
+            *(interactions.lines(found) if found is not None else []),
+        ]
+        for line in said:
             console.print(f"- {line}", markup=False, highlight=False)
         console.print(
             f"{len(result.outcomes)} component(s), {result.games_total:,} games on disk "

@@ -236,3 +236,71 @@ def test_plan_games_prints_the_games_per_question_and_rejects_bad_input() -> Non
         bad = cli("plan-games", *args)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+JOHANNA = 'name = "Johanna"\ntrigger = "after_trial"\neffects = [{ effect = "citizen_to_crowd", amount = '
+STACKING = [  # Johanna puts 5 citizens into the crowd after each trial; Voice of the People pays 3 per crowd citizen
+    ("witches.toml", JOHANNA + "1 }]", JOHANNA + "5 }]"),
+    ("spells.toml", 'per = "crowd_loyal"\nunit = 1\namount = 1', 'per = "crowd_loyal"\nunit = 1\namount = 3'),
+]
+
+
+def stacking_pack(root: Path) -> Path:
+    """The built-in pack with Johanna and Voice of the People built to stack, both dealt to seat 0."""
+    rules = '\n[setup.forced]\n0 = "johanna"\n[setup.forced_spells]\n0 = "voice-of-the-people"\n'
+    return pack_with(root, STACKING, rules)
+
+
+@pytest.mark.slow
+def test_two_cards_built_to_stack_show_an_interaction_and_a_control_pair_does_not(tmp_path: Path) -> None:
+    stacking_pack(tmp_path)
+    assert content_tree(tmp_path / "pack")["witches"]["johanna"]["effects"][0]["amount"] == 5
+    (tmp_path / "w.toml").write_text(CONFIG.format(players=2, ss="false"))
+    out = tmp_path / "abl"
+    ids = "johanna,voice-of-the-people,aylana"
+    args = ["--kinds", "witch,spell", "--only", ids, "--arms", "removed", "--pairs", ids, "--games", "64"]
+    done = cli("ablate", "w.toml", *args, "--jobs", "1", "--out", out, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = {
+        (r["component_a"], r["component_b"]): r for r in pl.read_csv(out / "interactions.csv").iter_rows(named=True)
+    }
+    assert set(rows) == {("johanna", "voice-of-the-people"), ("johanna", "aylana"), ("voice-of-the-people", "aylana")}
+    stack = rows["johanna", "voice-of-the-people"]
+    assert stack["flagged"] and stack["wisdom_ci_low"] > 0  # more Wisdom together than the two alone
+    assert stack["interaction"] == pytest.approx(stack["effect_a"] + stack["effect_b"] - stack["effect_both"])
+    assert not rows["johanna", "aylana"]["flagged"] and not rows["voice-of-the-people", "aylana"]["flagged"]
+    both = content_tree(out / "variants" / "pair-witch-johanna+spell-voice-of-the-people")
+    assert "johanna" not in both["witches"] and "voice-of-the-people" not in both["spells"]
+    assert "forced" not in both["setup"] or "johanna" not in both["setup"]["forced"].values()
+    assert "they stack (in Wisdom)" in " ".join(done.stderr.split())  # the console wraps its lines
+    report = cli("report", out / "runs" / "base", "--out", tmp_path / "rep")
+    assert report.returncode == 0, report.stderr
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert "Interactions (ablate --pairs)" in html and "they stack (in Wisdom)" in html
+
+
+def test_pairs_option_parsing() -> None:
+    from septima_sim.ablate.errors import AblateError
+    from septima_sim.ablate.interactions import choose, parse
+
+    assert parse("a, b,a") == ["a", "b"] and parse("top:3") == 3
+    for bad in ("a", "top:1", "top:x", ""):
+        with pytest.raises(AblateError):
+            parse(bad)
+    witch, spell = KINDS["witch"], KINDS["spell"]
+    assert choose(["a", "b", "c"], {"a": witch, "b": witch, "c": spell}, []) == [
+        ((witch, "a"), (witch, "b")),
+        ((witch, "a"), (spell, "c")),
+        ((witch, "b"), (spell, "c")),
+    ]
+    assert choose(2, {}, [(witch, "x"), (spell, "y"), (witch, "z")]) == [((witch, "x"), (spell, "y"))]
+    with pytest.raises(AblateError, match="no spell/witch 'd' in play"):
+        choose(["a", "d"], {"a": witch, "b": spell}, [])
+
+
+def test_an_unknown_pair_member_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "w.toml").write_text(CONFIG.format(players=2, ss="false").replace('content = "pack"\n', ""))
+    out = tmp_path / "abl"
+    proc = cli("ablate", "w.toml", "--kinds", "witch", "--pairs", "johanna,nobody", "--out", out, cwd=tmp_path)
+    assert proc.returncode == 2 and "--pairs: no witch 'nobody' in play" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()

@@ -10,7 +10,8 @@ Layout of the output folder::
     runs/base/                      the unchanged game (a run directory)
     runs/<kind>-<id>/               the game without the component, same config and seeds
     runs/<kind>-<id>-forced-<seat>/ the game with the component forced to the seat, same config and seeds
-    ablation.csv  ablation_detail.csv  ablation_status.csv  ablation.html
+    runs/pair-<kind>-<id>+<kind>-<id>/  the game without both components of a pair (``--pairs``)
+    ablation.csv  ablation_detail.csv  ablation_status.csv  ablation.html  interactions.csv (``--pairs``)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import shlex
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -28,12 +30,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from septima_sim import rundir, runner, stopping, store
-from septima_sim.ablate import effects, outputs, sequential, swap
+from septima_sim.ablate import effects, interactions, outputs, sequential, swap
 from septima_sim.ablate.arms import DEFAULT_ARMS, FORCED, REMOVED, SWAP, arm_name
 from septima_sim.ablate.errors import AblateError
 from septima_sim.ablate.grow import games_on_disk, play_into
-from septima_sim.ablate.kinds import Kind
-from septima_sim.ablate.variant import NotRemovable, components, ensure, provenance, swap_id
+from septima_sim.ablate.interactions import Member
+from septima_sim.ablate.kinds import KINDS, Kind
+from septima_sim.ablate.variant import NotRemovable, components, ensure, ensure_pair, provenance, swap_id
 from septima_sim.analysis import Settings
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
 from septima_sim.safe_path import inside
@@ -98,6 +101,8 @@ class Plan:
     components: list[Component]
     resume: str
     """The shell command (quoted) that continues this ablation: the same options and ``--resume``."""
+    pairs: list[str] | int | None = None
+    """``--pairs``: the component ids whose every pair is measured, or K (the K largest flagged), or None."""
 
     def run_dir(self, label: str) -> Path:
         """``runs/<label>`` of one arm (or ``base``), checked to stay inside ``runs/``."""
@@ -131,6 +136,8 @@ def resume_command(config: Path, out: Path, settings: dict[str, Any]) -> str:
     args += ["--tolerance", repr(float(settings["tolerance"])), "--arms", ",".join(settings["arms"])]
     if settings.get("only"):
         args += ["--only", ",".join(settings["only"])]
+    if settings.get("pairs"):
+        args += ["--pairs", settings["pairs"]]
     return shlex.join([*args, "--out", str(out), "--resume"])
 
 
@@ -151,6 +158,7 @@ def prepare(
     resume: bool,
     only: list[str] | None = None,
     arms: list[str] | None = None,
+    pairs: str | None = None,
 ) -> Plan:
     """Validate the options (nothing written on bad input), then create or reopen the output folder and write the
     variant packs: per component the removed arm, then (forceable kinds) one forced arm per seat of the largest
@@ -164,6 +172,9 @@ def prepare(
     settings = _settings(exp, kinds, games, tolerance, arms)
     if only:
         settings["only"] = only
+    pair_spec = interactions.parse(pairs) if pairs is not None else None
+    if pairs is not None:
+        settings["pairs"] = pairs.strip()
     if resume:
         if out is None:
             raise AblateError("--resume needs --out DIR: the ablation folder to continue")
@@ -190,6 +201,9 @@ def prepare(
         swaps = [p for p in swaps if swap.pair_name(p) in only] if set(only) & set(map(swap.pair_name, swaps)) else []
     if not _in_play(swap.ANIMAL, exp):
         swaps = []
+    if isinstance(pair_spec, list):
+        in_play = {i: k for k in kinds if _in_play(k, exp) for i in components(k, exp.content_dir)}
+        interactions.choose(pair_spec, in_play, [])  # an unknown id is bad input: nothing written
     if not chosen and not swaps:
         needs = ", ".join(f"{k.name} needs {k.needs}" for k in kinds if k.needs)
         raise AblateError(f"{config}: no component of the chosen kinds is in play in its cells ({needs})")
@@ -225,7 +239,7 @@ def prepare(
         raise AblateError(
             f"cannot write {out / 'variants'}: {exc.strerror or exc} (free space or fix permissions, then {again})"
         ) from None
-    return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps, again)
+    return Plan(out, str(config), exp.resolved(), len(exp.cells), games, tolerance, comps, again, pair_spec)
 
 
 def _variant(comp: Component, out: Path, exp: Experiment, source: str) -> Component:
@@ -331,13 +345,21 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
                     active.remove(c)
                     planned -= plan.cells * (last - games)
                     progress.update(bar, total=planned)
+        ordered = [outcomes[c.label] for c in plan.components]
+        pairs: list[interactions.Interaction] = []
+        if plan.pairs is not None:
+            progress.update(bar, description="pairs")
+            pairs = _pairs(plan, ordered, settings, last, grow, lambda n: progress.update(bar, total=planned + n))
     except (KeyboardInterrupt, runner.RunInterrupted) as exc:
         code = exc.exit_code if isinstance(exc, runner.RunInterrupted) else stopping.exit_code(exc)
         raise AblateInterrupted(f"interrupted; continue with: {plan.resume}", code) from None
     except runner.RunWriteError as exc:  # a full disk: the finished shards are kept, the ablation continues later
         raise AblateError(exc.advice(plan.resume)) from None
-    ordered = [outcomes[c.label] for c in plan.components]
     outputs.write(plan, ordered, settings)
+    if plan.pairs is not None:
+        table = interactions.frame(pairs, plan.tolerance, settings)
+        table.write_csv(plan.out / interactions.CSV, float_precision=4)
+        dirs = sorted(d for d in plan.out.joinpath("runs").iterdir() if d.is_dir())  # the pairs' runs too
     total = sum(games_on_disk(d) for d in dirs)
     seconds = time.perf_counter() - t0
     return Result(plan.out, ordered, played, total, seconds, _game_seconds(dirs), sum(errors.values()))
@@ -351,3 +373,64 @@ def _game_seconds(dirs: list[Path]) -> float:
         if games is not None:
             total += float(games.select(pl.col("duration_ms").sum()).collect().item() or 0.0) / 1000
     return total
+
+
+def _pairs(
+    plan: Plan,
+    outcomes: list[Outcome],
+    settings: Settings,
+    games: int,
+    grow: Callable[[Path | None, Path, int], None],
+    extra: Callable[[int], None],
+) -> list[interactions.Interaction]:
+    """``--pairs``: every chosen pair's four games (unchanged, without each, without both) played to the full
+    budget on the same seeds, and their interactions."""
+    assert plan.pairs is not None
+    exp = _experiment(plan, None, 1, 1)
+    known = {c.id: c.kind for c in plan.components if c.seat is None and c.swap is None}
+    known |= {i: KINDS[k] for k in _kind_names(plan) for i in components(KINDS[k], exp.content_dir)}
+    table = outputs.effects_frame(outcomes, plan.tolerance, settings)
+    flagged = (
+        table.filter(pl.col("flagged") & (pl.col("arm") == REMOVED))
+        .select("kind", "component")
+        .unique(maintain_order=True)
+    )
+    top = [(KINDS[k], c) for k, c in flagged.iter_rows()]
+    chosen = interactions.choose(plan.pairs, known, top)
+    runs: list[tuple[Path | None, Path]] = [(None, plan.run_dir("base"))]
+    members: dict[Member, Path] = {}
+    for pair in chosen:
+        for member in pair:
+            comp = _variant(Component(member[0], member[1], "", None), plan.out, exp, plan.source)
+            if comp.content is not None and member not in members:
+                members[member] = plan.run_dir(comp.label)
+                runs.append((comp.content, members[member]))
+    both: dict[tuple[Member, Member], Path] = {}
+    for first, second in chosen:
+        label = f"pair-{first[0].name}-{first[1]}+{second[0].name}-{second[1]}"
+        dest = inside(plan.out / "variants", label)
+        try:
+            ensure_pair(exp.content_dir, first, second, dest)
+        except NotRemovable:
+            continue
+        if first in members and second in members:
+            both[first, second] = plan.run_dir(label)
+            runs.append((dest, both[first, second]))
+    extra(sum(max(0, plan.cells * games - games_on_disk(d)) for _, d in runs))
+    for content, run_dir in runs:
+        grow(content, run_dir, games)
+    base = effects.load(plan.run_dir("base"), list(KINDS.values()), games)
+    found = []
+    for (first, second), run_dir in both.items():
+        arms = [effects.load(d, [], games) for d in (members[first], members[second], run_dir)]
+        found += interactions.measure(first, second, base, *arms)
+    return found
+
+
+def _kind_names(plan: Plan) -> list[str]:
+    """The kinds ``--kinds`` chose (from the resolved settings on disk)."""
+    try:
+        with (plan.out / RESOLVED).open("rb") as f:
+            return [k for k in tomllib.load(f).get("kinds", []) if k in KINDS]
+    except (OSError, tomllib.TOMLDecodeError):
+        return []

@@ -4,7 +4,10 @@ its TOML file (tomlkit keeps every other line as it is), loaded and validated li
 - witch, spell, building, goal, Omen: the entry is removed, so it is in no deck, market or tile stack; a witch named
   in an Omen's witch lists (``everyone``, ``excluded``) is taken out of those lists too;
 - animal: the tiles belong to a colour, so the seat cannot simply lose one: the tile becomes a copy of its colour's
-  other tile (same actions, ability and parameters; the id and colour stay), and the seat holds that tile twice.
+  other tile (same actions, ability and parameters; the id and colour stay), and the seat holds that tile twice;
+- a removed witch, spell or goal the pack itself forces to a seat (``[setup.forced*]``) leaves that table too.
+
+A **pair** variant (``write_pair``, ``ablate --pairs``) is the pack without two components at once.
 
 A **swap** variant (``write_swap``, ablate's ``swap`` arm) exchanges the animal tiles of two colours: each tile of
 one colour is given the other colour, so the two seats play with each other's tiles.
@@ -81,6 +84,27 @@ def write_swap(content_dir: Path | None, kind: Kind, pair: tuple[str, str], dest
     """Write the pack with the animal tiles of two colours exchanged (each tile's ``colour`` set to the other one)
     to ``dest`` and return the variant's content hash (the ``swap`` arm)."""
     return _publish(content_dir, dest, _edit_of(kind, swap_id(pair), None), lambda pack: _swap(pack, kind, pair))
+
+
+def write_pair(content_dir: Path | None, first: tuple[Kind, str], second: tuple[Kind, str], dest: Path) -> str:
+    """Write the pack without two components (``ablate --pairs``) to ``dest`` and return its content hash."""
+
+    def both(pack: Path) -> None:
+        _edit(pack, *first)
+        _edit(pack, *second)
+
+    return _publish(content_dir, dest, _edit_of(first[0], pair_id(first, second), None), both)
+
+
+def ensure_pair(content_dir: Path | None, first: tuple[Kind, str], second: tuple[Kind, str], dest: Path) -> None:
+    """The pack without both components at ``dest``: kept when current, written otherwise (as ``ensure``)."""
+    if not current(content_dir, first[0], pair_id(first, second), dest):
+        write_pair(content_dir, first, second, dest)
+
+
+def pair_id(first: tuple[Kind, str], second: tuple[Kind, str]) -> str:
+    """The edit id of a pair removed together (``pair:witch/johanna+spell/whispering-winds``)."""
+    return f"pair:{first[0].name}/{first[1]}+{second[0].name}/{second[1]}"
 
 
 def swap_id(pair: tuple[str, str]) -> str:
@@ -195,6 +219,19 @@ def _edit(pack: Path, kind: Kind, ident: str) -> None:
     path.write_text(tomlkit.dumps(doc), encoding="utf-8")
     if kind.name == "witch":
         _drop_witch_references(pack / "omens.toml", ident)
+    if kind.forced_table is not None and kind.name != "animal":
+        _drop_forced(pack / "rules.toml", kind.forced_table, ident)
+
+
+def _drop_forced(path: Path, table: str, ident: str) -> None:
+    """Take a removed component out of the pack's own ``[setup.<table>]`` (a pack that forces it to a seat)."""
+    doc = tomlkit.parse(path.read_text(encoding="utf-8"))
+    forced: Any = doc.get("setup", {}).get(table, {})
+    seats = [seat for seat, value in forced.items() if value == ident]
+    for seat in seats:
+        del forced[seat]
+    if seats:
+        path.write_text(tomlkit.dumps(doc), encoding="utf-8")
 
 
 def _drop_witch_references(path: Path, ident: str) -> None:
