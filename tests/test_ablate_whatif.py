@@ -5,6 +5,7 @@ an unclear verdict)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -304,3 +305,48 @@ def test_an_unknown_pair_member_exits_2_and_writes_nothing(tmp_path: Path) -> No
     proc = cli("ablate", "w.toml", "--kinds", "witch", "--pairs", "johanna,nobody", "--out", out, cwd=tmp_path)
     assert proc.returncode == 2 and "--pairs: no witch 'nobody' in play" in proc.stderr, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+SWEEP = """name = "sweep"
+games_per_cell = 60
+seed = 3
+[matrix]
+players = [2]
+mode = "full"
+lineup = ["all-random"]
+[overrides]
+"witches.aylana.trigger" = ["play:remember", "play:chant"]
+"""
+
+
+@pytest.mark.slow
+def test_a_sweep_and_a_comparison_show_the_changed_cards_own_effect_spelled_as_the_pack(tmp_path: Path) -> None:
+    (tmp_path / "sweep.toml").write_text(SWEEP)
+    (tmp_path / "plain.toml").write_text(SWEEP.split("[overrides]")[0].replace('"sweep"', '"plain"'))
+    for name in ("sweep", "plain"):
+        done = cli("run", f"{name}.toml", "--out", name, "--jobs", "1", "--quiet", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    done = cli("report", tmp_path / "sweep", "--out", tmp_path / "rep", "--compare", tmp_path / "plain")
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "rep" / "report.html").read_text()
+    sweeps = html[html.find("Own effect of the changed card for each value of witches.aylana.trigger") :]
+    for value in ("play:remember", "play:chant"):
+        assert re.search(rf"witches.aylana.trigger = {value}: Aylana&#39;s holder [+-]\d+\.\d \[", sweeps), value
+    assert "Play:Chant" not in html and "Play:Remember" not in html
+    compared = html[html.find("Own effect of each changed card, per run and value") :]
+    assert "the other run" in compared and "witches.aylana.trigger = as in the pack: Aylana&#39;s holder" in compared
+
+
+def test_own_effect_names_the_card_and_spells_values_as_the_pack() -> None:
+    from septima_sim.analysis.own_effect import card_name, card_of, sentence
+    from septima_sim.tune.space import describe
+
+    assert card_of("witches.johanna.trigger") == ("witch", "johanna") and card_of("suspicion.start") is None
+    assert card_of("buildings.tavern.wisdom") == ("building", "tavern") and card_name("witches.johanna.x", None) == (
+        "Johanna"
+    )
+    row = {"game_level": False, "win_effect": 2.4, "win_lo": -2.1, "win_hi": 6.8}
+    assert sentence("witches.johanna.trigger", "play:chant", "Johanna", row) == (
+        "witches.johanna.trigger = play:chant: Johanna's holder +2.4 [-2.1, 6.8]"
+    )
+    assert describe({"witches.johanna.trigger": "play:chant"}) == "witches.johanna.trigger = play:chant"

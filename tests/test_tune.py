@@ -274,7 +274,7 @@ def test_choices_round_trip_through_the_study() -> None:
     tile = ["plead", "brew", "move", "remember"]
     assert decode(encode(tile)) == tile and decode(3) == 3
     assert describe({"animals.goat.actions": tile, "suspicion.start": 3}) == (
-        "goat tile = [Plead, Brew, Move, Remember] and suspicion.start = 3"
+        "goat tile = [plead, brew, move, remember] and suspicion.start = 3"
     )
 
 
