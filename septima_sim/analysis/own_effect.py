@@ -18,6 +18,7 @@ from septima_sim.analysis.components import component_impact
 from septima_sim.analysis.data import Frame, RunTables, Settings, lazy
 from septima_sim.content import ContentError
 from septima_sim.content.loader import content_tree
+from septima_sim.engine.modules.spec import flag_columns
 
 CARD_KINDS = {
     "witches": "witch",
@@ -50,11 +51,21 @@ def card_name(path: str, content_dir: str | Path | None) -> str:
 def effect(players: Frame, games: Frame, card: tuple[str, str], settings: Settings) -> dict[str, Any] | None:
     """The card's row of the component table over these players and games, or None when it is never (or always)
     held there."""
-    table = component_impact(players, games, settings)
+    table = component_impact(_with_flags(players, games), games, settings)
     if table.is_empty():
         return None
     rows = table.filter((pl.col("kind") == card[0]) & (pl.col("item") == card[1]))
     return rows.row(0, named=True) if rows.height else None
+
+
+def _with_flags(players: Frame, games: Frame) -> pl.LazyFrame:
+    """``players`` with the module flags of each cell (a run's tables carry them; a tune candidate's do not)."""
+    have = lazy(players).collect_schema().names()
+    flags = [c for c in flag_columns() if c in lazy(games).collect_schema().names() and c not in have]
+    if not flags:
+        return lazy(players)
+    cells = lazy(games).select("cell_id", *flags).unique("cell_id")
+    return lazy(players).join(cells, on="cell_id", how="left")
 
 
 def by_value(players: Frame, games: Frame, axis: str, settings: Settings) -> pl.DataFrame:
@@ -110,3 +121,16 @@ def in_runs(runs: list[tuple[str, RunTables]], settings: Settings) -> pl.DataFra
             if not rows.is_empty():
                 parts.append(rows.with_columns(path=pl.lit(path), run=pl.lit(label)))
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
+
+
+def of_values(
+    values: dict[str, Any], players: Frame, games: Frame, settings: Settings, content: str | None
+) -> list[str]:
+    """For a tune candidate: one sentence per card its values change, the card's effect over its games."""
+    out = []
+    for path, value in values.items():
+        card = card_of(path)
+        found = effect(players, games, card, settings) if card is not None else None
+        if found is not None:
+            out.append(sentence(path, override_text(value), card_name(path, content), _row(found)))
+    return out
