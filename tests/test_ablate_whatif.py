@@ -350,3 +350,26 @@ def test_own_effect_names_the_card_and_spells_values_as_the_pack() -> None:
         "witches.johanna.trigger = play:chant: Johanna's holder +2.4 [-2.1, 6.8]"
     )
     assert describe({"witches.johanna.trigger": "play:chant"}) == "witches.johanna.trigger = play:chant"
+
+
+def test_unclear_seats_get_the_games_that_would_settle_them_at_the_holm_level() -> None:
+    from septima_sim.report.sections.settle import seat_table
+
+    table = pl.DataFrame(
+        {
+            "setting": ["4 players"] * 4,
+            "name": ["Green", "Orange", "Purple", "Gray"],
+            "verdict": ["ok", "unclear", "flagged", "unclear"],
+            "delta": [0.0, 0.01, 0.06, -0.025],
+            "win_rate": [0.25, 0.26, 0.31, 0.225],
+            "games": [1600] * 4,
+        }
+    )
+    found = seat_table(table, 0.02, lambda r: str(r["name"]))
+    assert found is not None
+    rows = {r[1]: r for r in found.rows}
+    assert set(rows) == {"Orange", "Gray"}
+    # Orange: inside the band, 1 point from its edge: (1.960 * sqrt(.26 * .74) / .01)^2 = 7,391 games in all
+    assert rows["Orange"][4:] == ["5,791", "ok"]
+    # Gray: 2.5 points off fair (beyond the band), Holm level alpha / 4: (2.498 * sqrt(.225 * .775) / .025)^2 = 1,741
+    assert rows["Gray"][4:] == ["141", "flagged"]

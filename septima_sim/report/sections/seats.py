@@ -92,7 +92,7 @@ def add(b: Builder, run: RunTables) -> SeatTables:
             b.data("seats_pooled", pooled),
         ),
     ]
-    sec.tables += [t for t in (seat_swap.table(run.path, names), _unclear(by_setting, s.seat_tolerance)) if t]
+    sec.tables += [t for t in (seat_swap.table(run.path, names), _unclear(by_setting, s.seat_tolerance, s.alpha)) if t]
     lineup_seat = lineup_order = None
     weak: set[str] = set()
     if cells_table["lineup"].n_unique() > 1:
@@ -146,5 +146,5 @@ def _named(table: pl.DataFrame, keys: list[str], axes: list[str], names: SeatNam
     return out
 
 
-def _unclear(by_setting: pl.DataFrame, tolerance: float) -> Table | None:
-    return settle.seat_table(by_setting, tolerance, lambda r: str(r["name"]))
+def _unclear(by_setting: pl.DataFrame, tolerance: float, alpha: float) -> Table | None:
+    return settle.seat_table(by_setting, tolerance, lambda r: str(r["name"]), alpha)

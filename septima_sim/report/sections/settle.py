@@ -20,15 +20,21 @@ def _more(n: int | None) -> str:
     return f"{n:,}" if n is not None else f"more than {MAX_GAMES:,} (on the band edge)"
 
 
-def seat_table(by_setting: pl.DataFrame, tolerance: float, name: Callable[[dict[str, object]], str]) -> Table | None:
+def seat_table(
+    by_setting: pl.DataFrame, tolerance: float, name: Callable[[dict[str, object]], str], alpha: float = 0.05
+) -> Table | None:
     """The seat verdicts that are unclear: win rate, games so far and more games per cell to settle them (``ok``:
-    the interval inside fair ± tolerance; ``flagged``: clear of fair, when the estimate is beyond the band)."""
+    the 95% interval inside fair ± tolerance; ``flagged``, when the estimate is beyond the band: clear of fair at the
+    Holm adjustment's strictest level, alpha / the table's rows)."""
     rows = []
+    level = 1 - alpha / max(1, by_setting.height)
     for r in by_setting.filter(pl.col("verdict") == "unclear").iter_rows(named=True):
         delta, rate, games = float(r["delta"]), float(r["win_rate"]), int(r["games"])
-        edges = (-tolerance, tolerance) if abs(delta) < tolerance else (0.0,)
-        more = more_to_settle(delta, math.sqrt(rate * (1 - rate)), games, tolerance, edges=edges)
-        towards = "ok" if abs(delta) < tolerance else "flagged"
+        inside = abs(delta) < tolerance
+        edges = (-tolerance, tolerance) if inside else (0.0,)
+        sd = math.sqrt(rate * (1 - rate))
+        more = more_to_settle(delta, sd, games, tolerance, level=0.95 if inside else level, edges=edges)
+        towards = "ok" if inside else "flagged"
         rows.append([str(r["setting"]), name(r), f"{rate * 100:.1f}%", f"{games:,}", _more(more), towards])
     if not rows:
         return None
