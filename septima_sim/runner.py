@@ -10,14 +10,17 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import hashlib
 import json
 import os
 import shlex
+import shutil
+import tempfile
 import time
 import traceback
 import warnings
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +34,7 @@ from rich.text import Text
 
 from septima_sim import stopping, store
 from septima_sim.content import Content, load_content
+from septima_sim.content.schema import FILES as PACK_FILES
 from septima_sim.engine import GameConfig, Policy, play_game
 from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
@@ -76,7 +80,7 @@ class ShardTask:
     start: int
     stop: int
     root_seed: int
-    content_dir: str | None
+    pack: PackFiles | None  # the content pack's files, shipped: a worker needs no shared disk
     events: bool
     override_dtypes: dict[str, pl.DataType]
 
@@ -95,6 +99,34 @@ class ShardOutput:
     games: int
     errors: int
     tables: dict[str, tuple[bytes, int]] = field(default_factory=dict)
+
+
+PackFiles = tuple[tuple[str, bytes], ...]
+"""A content pack as (file name, bytes) pairs: what a shard task carries instead of a folder on the driver's disk."""
+
+
+def pack_files(content_dir: Path) -> PackFiles:
+    """The files of the content pack in ``content_dir`` (the loader's fixed file names), read once per plan."""
+    return tuple((name, (content_dir / name).read_bytes()) for name in PACK_FILES if (content_dir / name).is_file())
+
+
+@functools.lru_cache(maxsize=32)
+def unpacked(files: PackFiles) -> str:
+    """A folder holding a shipped pack on this machine: ``septima-pack-<digest>`` under the temp folder, written
+    once per digest (to a fresh folder renamed into place, so a half-written pack is never read)."""
+    digest = hashlib.sha256(b"".join(n.encode() + b"\0" + hashlib.sha256(d).digest() for n, d in files)).hexdigest()
+    folder = Path(tempfile.gettempdir()) / f"septima-pack-{digest[:24]}"
+    if not folder.is_dir():
+        fresh = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", dir=folder.parent))
+        for name, data in files:
+            if name not in PACK_FILES:  # only the loader's own file names: nothing a task says becomes a path
+                raise RunError(f"a shard task carries an unknown content file {name!r}")
+            (fresh / name).write_bytes(data)
+        try:
+            fresh.rename(folder)
+        except OSError:  # another worker on this machine put it there first
+            shutil.rmtree(fresh, ignore_errors=True)
+    return str(folder)
 
 
 @functools.lru_cache(maxsize=32)
@@ -128,11 +160,14 @@ def play_shard(task: ShardTask) -> ShardOutput:
     """Play games [start, stop) of one cell; a game that raises becomes an errors row and the shard goes on."""
     cell = task.cell
     config = cell.game_config()
-    content = cell_content(cell, task.content_dir)
+    content = cell_content(cell, unpacked(task.pack) if task.pack else None)
     gc.freeze()  # modules, content and tables live as long as the worker: no collection walks them again
     overrides = {path: store.override_value(v) for path, v in cell.overrides}
     cols: dict[str, dict[str, list[Any]]] = {t: {} for t in store.TABLES}
     rows = dict.fromkeys(store.TABLES, 0)
+    # In the driver (one job), Ctrl-C and SIGTERM wait for the game in play to end: a KeyboardInterrupt raised inside
+    # the compiled engine can abort the process ("fatal: out of memory" from mypyc's runtime, seen once in CI).
+    in_driver = _IN_PROCESS.get()
     for index in range(task.start, task.stop):
         seed = game_seed(task.root_seed, index)
         keys = {"run_id": task.run_id, "cell_id": cell.id, "game_index": index}
@@ -140,7 +175,8 @@ def play_shard(task: ShardTask) -> ShardOutput:
         t0 = time.perf_counter()
         try:
             policies = [make_policy(name) for name in cell.seat_personas(index)]
-            result = play_game(config, content, policies, seed, events.append if task.events else None)
+            with stopping.signals_deferred() if in_driver else nullcontext():
+                result = play_game(config, content, policies, seed, events.append if task.events else None)
         except Exception as exc:
             row = {
                 **keys,
@@ -176,11 +212,11 @@ def iter_tasks(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> Ite
     """Every shard of the run, lazily, in a fixed order (cell by cell, block by block)."""
     cfg = exp.config
     dtypes = {path: store.override_dtype(values) for path, values in cfg.overrides.items()}
-    content_dir = str(exp.content_dir) if exp.content_dir else None
+    pack = pack_files(exp.content_dir) if exp.content_dir else None
     for cell in exp.cells:
         for part, start in enumerate(range(0, cfg.games_per_cell, cfg.shard_size)):
             stop = min(start + cfg.shard_size, cfg.games_per_cell)
-            yield ShardTask(run_id, str(run_dir), cell, part, start, stop, cfg.seed, content_dir, events, dtypes)
+            yield ShardTask(run_id, str(run_dir), cell, part, start, stop, cfg.seed, pack, events, dtypes)
 
 
 def plan(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> list[ShardTask]:
@@ -223,28 +259,11 @@ def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> I
         with parallel_config(backend="loky", n_jobs=jobs or -1, **watchdog):
             yield f"local, {jobs or 'all'} job(s)"
         return
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise RunError("--backend dask needs the dask extra: pip install 'septima-sim[dask]'") from None
-    cluster = None
-    if scheduler:
-        try:
-            client = Client(scheduler, timeout=20)
-        except (OSError, TimeoutError) as exc:
-            raise RunError(f"cannot reach the dask scheduler {scheduler}: {exc}") from None
-    else:
-        n = jobs if jobs and jobs > 0 else None
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, host="127.0.0.1", dashboard_address=None)
-        client = Client(cluster)
-    try:
-        with parallel_config(backend="dask", wait_for_workers_timeout=60):
-            address = client.scheduler.address if client.scheduler is not None else scheduler
-            yield f"dask, {address}, {sum(client.nthreads().values())} worker thread(s)"
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    from septima_sim import cluster
+
+    with cluster.connect(scheduler, jobs) as client, parallel_config(backend="dask", wait_for_workers_timeout=60):
+        address = client.scheduler.address if client.scheduler is not None else scheduler
+        yield f"dask, {address}, {sum(client.nthreads().values())} worker thread(s)"
 
 
 def now() -> str:

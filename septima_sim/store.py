@@ -1,6 +1,6 @@
 """The run directory: Parquet schema, atomic shard files, the manifest and the readers.
 
-Layout (README, Outputs)::
+Layout (docs/outputs.md)::
 
     <run>/manifest.json  config.toml
     <run>/games/cell=<id>/part-<n>.parquet     players/...  events/...  (hive-style, one file per shard)
