@@ -761,8 +761,7 @@ def plan_games(
     power: Annotated[float, typer.Option("--power", help="Chance to detect the effect when it is there.")] = 0.8,
 ) -> None:
     """How many games a run needs to detect an effect of a given size (per seat, per component, per pair)."""
-    from septima_sim.ablate.errors import AblateError, parse_choices
-    from septima_sim.analysis import power as planner
+    from septima_sim.errors import parse_choices
 
     if not 0 < abs(effect) < 100:
         raise UserError(f"--effect must be between 0 and 100 win-rate points (not 0), got {effect:g}")
@@ -770,11 +769,10 @@ def plan_games(
         raise UserError(f"--rate must be a share of games in (0, 1], got {rate:g}")
     if not (0 < alpha < 1 and 0 < power < 1):
         raise UserError(f"--alpha and --power must be between 0 and 1, got {alpha:g} and {power:g}")
-    try:
-        scopes = parse_choices("--scope", "scope", scope, planner.SCOPES)
-        counts = [int(x) for x in parse_choices("--players", "player count", players, ("2", "3", "4"))]
-    except AblateError as exc:
-        raise UserError(str(exc)) from None
+    counts = [int(x) for x in parse_choices("--players", "player count", players, ("2", "3", "4"))]
+    from septima_sim.analysis import power as planner
+
+    scopes = parse_choices("--scope", "scope", scope, planner.SCOPES)
     rows = [planner.plan(s, effect, n, rate, alpha=alpha, power=power) for s in scopes for n in counts]
     for line in planner.lines(rows, alpha, power):
         typer.echo(line)

@@ -26,6 +26,7 @@ from septima_sim.report.names import SeatNames
 from septima_sim.report.sections.seat_swap import verdict
 
 SCRIPT = Path(sys.executable).parent / "septima-sim"
+SLOW = pytest.mark.slow
 SPELL, GOAL = "bountiful-harvest", "coven-of-four"
 CONFIG = """name = "whatif"
 games_per_cell = 10
@@ -222,21 +223,27 @@ def test_more_games_to_settle_an_unclear_estimate() -> None:
     assert power.more_to_settle(7.0, 10.0, 50, 5.0, edges=(0.0,)) == 0
 
 
-def test_plan_games_prints_the_games_per_question_and_rejects_bad_input() -> None:
+def test_plan_games_prints_the_games_per_question() -> None:
     done = cli("plan-games", "--effect", "5", "--players", "4", "--rate", "0.5")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 3 and lines[0].startswith("4 players: a seat +5 win-rate points off fair (1/4): 625 games")
     assert f"{power.component_games(5, 4, 0.5):,} games per cell" in lines[1]
-    for args, message in (
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
         (["--effect", "0"], "--effect must be between 0 and 100"),
-        (["--effect", "5", "--rate", "2"], "--rate must be a share of games in (0, 1]"),
-        (["--effect", "5", "--scope", "seats"], "--scope: unknown scope 'seats'"),
-        (["--effect", "5", "--players", "5"], "--players: unknown player count '5'"),
-    ):
-        bad = cli("plan-games", *args)
-        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
-        assert len(bad.stderr.strip().splitlines()) == 1
+        pytest.param(["--effect", "5", "--rate", "2"], "--rate must be a share of games in (0, 1]", marks=SLOW),
+        pytest.param(["--effect", "5", "--scope", "seats"], "--scope: unknown scope 'seats'", marks=SLOW),
+        pytest.param(["--effect", "5", "--players", "5"], "--players: unknown player count '5'", marks=SLOW),
+    ],
+)
+def test_plan_games_rejects_bad_input_in_one_line(args: list[str], message: str) -> None:
+    bad = cli("plan-games", *args)
+    assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
 
 
 JOHANNA = 'name = "Johanna"\ntrigger = "after_trial"\neffects = [{ effect = "citizen_to_crowd", amount = '
@@ -299,6 +306,7 @@ def test_pairs_option_parsing() -> None:
         choose(["a", "d"], {"a": witch, "b": spell}, [])
 
 
+@pytest.mark.slow
 def test_an_unknown_pair_member_exits_2_and_writes_nothing(tmp_path: Path) -> None:
     (tmp_path / "w.toml").write_text(CONFIG.format(players=2, ss="false").replace('content = "pack"\n', ""))
     out = tmp_path / "abl"
