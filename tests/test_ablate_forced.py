@@ -136,7 +136,7 @@ def test_an_unknown_arm_exits_2_with_one_line_and_writes_nothing(tmp_path: Path)
     out = tmp_path / "abl"
     proc = cli("ablate", "c.toml", "--kinds", "witch", "--arms", "forced,swapped", "--out", out, cwd=tmp_path)
     assert proc.returncode == 2
-    assert "--arms: unknown arm 'swapped' (allowed: removed, forced)" in proc.stderr
+    assert "--arms: unknown arm 'swapped' (allowed: removed, forced, swap)" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
 
 

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 def setup(g: Game) -> None:
     """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders. A witch forced to a seat
     (rules.toml ``[setup.forced]``) leaves the deck after the shuffle and is one of that seat's dealt witches,
-    never given back in the draft."""
+    never given back in the draft; a forced goal (``[setup.forced_goals]``) is one of the seat's dealt goals and a
+    forced spell (``[setup.forced_spells]``, Full game) starts in the seat's hand (``spells.setup_market``)."""
     s = g.s
     r, rs, c = g.rules, g.rng_setup, g.content
     sink = g.sink is not None
@@ -70,8 +71,14 @@ def setup(g: Game) -> None:
             g.note("coven", seat, f"drafted {', '.join(c.witches[w].id for w in dealt)}")
     s.goal_deck = [i for i, goal in enumerate(c.goals) if g.full or not goal.full_only]
     shuffle(rs, s.goal_deck)
+    own_goals = {seat: i for seat, i in r.forced_goals if seat < g.n and i in s.goal_deck and r.goals_dealt}
+    for i in own_goals.values():  # [setup.forced_goals]: taken out after the shuffle, one of the seat's goals
+        s.goal_deck.remove(i)
     for seat in range(g.n):
-        s.goals[seat] = [s.goal_deck.pop() for _ in range(r.goals_dealt)]
+        own_goal = own_goals.get(seat)
+        s.goals[seat] = [s.goal_deck.pop() for _ in range(r.goals_dealt - (own_goal is not None))]
+        if own_goal is not None:
+            s.goals[seat].insert(0, own_goal)
     s.chamber1 = s.witch_deck.pop()
     s.crowd_neutral = r.neutral_crowd
     towns = [i for i, a in enumerate(c.areas) if a.town]

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from septima_sim import store
 from septima_sim.ablate.grow import play_many_into
+from septima_sim.engine.modules.spec import flag_columns
 from septima_sim.experiment import Experiment, ExperimentError, build
 from septima_sim.tune.schema import TuneConfig, TuneError
 
@@ -80,4 +81,17 @@ def read(run_dir: Path, errors: int = 0) -> Played:
     games = store.scan(run_dir, "games")
     if players is None or games is None:
         return Played(pl.DataFrame(schema=PLAYER_COLUMNS), pl.DataFrame(schema=GAME_COLUMNS), errors)
-    return Played(players.select(PLAYER_COLUMNS).collect(), games.select(GAME_COLUMNS).collect(), errors)
+    return Played(
+        _columns(players, PLAYER_COLUMNS, CARD_COLUMNS),
+        _columns(games, GAME_COLUMNS, ("buildings", *flag_columns())),
+        errors,
+    )
+
+
+CARD_COLUMNS = ("wisdom", "witches_drafted", "spells", "goals", "animals")
+"""Read too where the run has them: what a changed card's own effect needs (``analysis.own_effect``)."""
+
+
+def _columns(frame: pl.LazyFrame, needed: tuple[str, ...], optional: tuple[str, ...]) -> pl.DataFrame:
+    have = frame.collect_schema().names()
+    return frame.select(*needed, *(c for c in optional if c in have)).collect()

@@ -18,6 +18,7 @@ from septima_sim.report import charts
 from septima_sim.report.fmt import SEAT_COLUMNS, ci_pct, col, pct, table
 from septima_sim.report.names import SeatNames, setting_phrase
 from septima_sim.report.page import Builder, Chart, Table
+from septima_sim.report.sections import seat_swap, settle
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ def add(b: Builder, run: RunTables) -> SeatTables:
     cells_table = cell_table(run)
     keys = setting_keys(run)
     axes = [k for k in keys if k not in ("players", "mode", "omen_deck", *MODULES)]  # the other (swept) settings
-    names = SeatNames(run.manifest.get("config", {}).get("content"))
+    names = SeatNames(run.manifest.get("config", {}).get("content"), run.players)
     by_setting = _named(setting_balance(run, s), keys, axes, names)
     order = _named(setting_balance(run, s, "order"), keys, axes, names)
     cells = with_labels(seat_balance(run.players, s), cells_table)
@@ -91,6 +92,7 @@ def add(b: Builder, run: RunTables) -> SeatTables:
             b.data("seats_pooled", pooled),
         ),
     ]
+    sec.tables += [t for t in (seat_swap.table(run.path, names), _unclear(by_setting, s.seat_tolerance, s.alpha)) if t]
     lineup_seat = lineup_order = None
     weak: set[str] = set()
     if cells_table["lineup"].n_unique() > 1:
@@ -142,3 +144,7 @@ def _named(table: pl.DataFrame, keys: list[str], axes: list[str], names: SeatNam
         seat_names = [names(s, ss) for s, ss in table.select("seat", "shapeshifting").iter_rows()]
         out = out.with_columns(name=pl.Series(seat_names, dtype=pl.String))
     return out
+
+
+def _unclear(by_setting: pl.DataFrame, tolerance: float, alpha: float) -> Table | None:
+    return settle.seat_table(by_setting, tolerance, lambda r: str(r["name"]), alpha)
