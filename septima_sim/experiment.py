@@ -29,7 +29,7 @@ from pydantic import (
 
 from septima_sim.content import Content, ContentError, load_content
 from septima_sim.engine import ConfigError, GameConfig
-from septima_sim.engine.modules import toggled
+from septima_sim.engine.modules import MODULES, toggled
 from septima_sim.engine.modules.omens import omen_sweep_sequences
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 from septima_sim.players.lineup import Lineup, LineupError
@@ -201,6 +201,15 @@ class Experiment:
             if c.id == cell_id:
                 return c
         raise ExperimentError(f"no cell {cell_id!r} in this run (cells: {', '.join(c.id for c in self.cells)})")
+
+    def module_records(self) -> list[dict[str, object]]:
+        """Every registered module as the run's manifest records it (``ModuleSpec.record``), with the values its
+        axis takes in this run's cells (an automatic module: whether the player count switches it on)."""
+        out = []
+        for spec in MODULES.values():
+            on = {c.players in spec.players if spec.automatic else spec.name in c.modules for c in self.cells}
+            out.append(spec.record(sorted(on)))
+        return out
 
     def resolved(self) -> dict[str, Any]:
         """The config as it runs (CLI options applied, content folder absolute), for config.toml."""

@@ -110,3 +110,48 @@ def test_the_module_is_a_cli_flag_and_an_unknown_one_is_bad_input(workdir: Path)
     bad = {**os.environ, "SEPTIMA_MODULES": "no_such_plugin_xyz"}
     done = subprocess.run([str(SCRIPT), "play"], capture_output=True, text=True, check=False, env=bad)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "SEPTIMA_MODULES" in done.stderr
+
+
+def _without_plugin(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The console script with neither the plugin on the path nor ``SEPTIMA_MODULES``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SEPTIMA_MODULES", "PYTHONPATH")}
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env)
+
+
+@pytest.mark.slow
+def test_a_run_is_reported_with_its_own_modules_when_the_plugin_is_gone(workdir: Path) -> None:
+    done = _cli("run", "tithe.toml", "--jobs", "1", "--out", "run", "--quiet", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    recorded = json.loads((workdir / "run" / "manifest.json").read_text())["modules"]
+    tithe = next(m for m in recorded if m["name"] == "tithe")
+    assert tithe["title"] == "Tithe" and tithe["values"] == [False, True] and tithe["version"] == "1"
+
+    done = _without_plugin("report", "run", "--out", "report", cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    settings = pl.read_csv(workdir / "report" / "tables" / "seats_by_setting.csv")
+    assert sorted(set(zip(settings["tithe"], settings["setting"], strict=True))) == [
+        (False, "2 players without modules"),
+        (True, "2 players with Tithe"),
+    ]  # the on and off cells stay apart, each named
+    assert set(settings.group_by("tithe").agg(pl.col("games").first())["games"]) == {40}
+    modules = pl.read_csv(workdir / "report" / "tables" / "modules.csv")
+    assert set(modules["module"]) == {"tithe"}
+    html = (workdir / "report" / "report.html").read_text()
+    assert "Tithe on vs off" in html and "2p full, Tithe, all-random" in html
+
+
+def test_a_module_installed_as_an_entry_point_is_registered(workdir: Path) -> None:
+    dist = workdir / "plugins" / "tithe_module-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tithe-module\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[septima_sim.modules]\ntithe = tithe_module:SPEC\n")
+    env = {**os.environ, "PYTHONPATH": str(workdir / "plugins")}
+    env.pop("SEPTIMA_MODULES", None)
+    args = [str(SCRIPT), "play", "--players", "2", "--module", "tithe", "--format", "jsonl"]
+    done = subprocess.run(args, cwd=workdir, capture_output=True, text=True, check=False, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1])["game"]["tithes_paid"] == 6
+    (dist / "entry_points.txt").write_text("[septima_sim.modules]\ntithe = tithe_module:NOPE\n")
+    done = subprocess.run(args, cwd=workdir, capture_output=True, text=True, check=False, env=env)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "septima_sim.modules" in done.stderr and "NOPE" in done.stderr

@@ -7,7 +7,7 @@ regression keys, the CLI flags, analysis and report breakdowns) reads this regis
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -46,8 +46,9 @@ class ModuleSpec:
     ``action`` event carries (at their defaults while the module is off), the fields it adds to other events while
     on, and the factory of its per-game ``Module`` object. For the consumers outside the engine: ``title`` (its display
     name), ``cell_axes`` (further experiment axes it owns, each with its value in the cells where it is off: they
-    differ between its off and on cells), ``components`` (families the analysis ranks) and ``help`` (the CLI flag's
-    help). A module that is not ``automatic`` is an experiment axis, a games column and a CLI flag of its name."""
+    differ between its off and on cells), ``components`` (families the analysis ranks), ``help`` (the CLI flag's
+    help) and ``version`` (of its rules, recorded in every run's manifest: ``record``). A module that is not
+    ``automatic`` is an experiment axis, a games column and a CLI flag of its name."""
 
     name: str
     token: str
@@ -63,11 +64,26 @@ class ModuleSpec:
     cell_axes: tuple[tuple[str, str], ...] = ()
     components: tuple[Component, ...] = ()
     help: str = ""
+    version: str = "1"
 
     @property
     def toggled(self) -> bool:
         """Switched on and off by the user (an experiment axis and a CLI flag), not by the player count."""
         return not self.automatic
+
+    def record(self, values: Sequence[object]) -> dict[str, object]:
+        """What a run's manifest keeps of the module (``manifest["modules"]``): what the analysis and the report
+        need to read the run without the module registered, and ``values``, the ones its axis takes in the run."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "title": self.title or self.name.capitalize(),
+            "token": self.token,
+            "automatic": self.automatic,
+            "cell_axes": [list(axis) for axis in self.cell_axes],
+            "components": [[c.name, c.column, c.game_level] for c in self.components],
+            "values": list(values),
+        }
 
 
 MODULES: dict[str, ModuleSpec] = {}

@@ -47,7 +47,7 @@ def _with_note(value: str, r: Row) -> str:
 
 
 def add(b: Builder, run: RunTables) -> pl.DataFrame:
-    comps = analysis.component_impact(run.players, run.games, b.settings)
+    comps = analysis.component_impact(run.players, run.games, b.settings, run.modules)
     found = causal.parts(b, run)
     if comps.is_empty() and found is None:
         return comps
