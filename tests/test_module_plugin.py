@@ -155,3 +155,38 @@ def test_a_module_installed_as_an_entry_point_is_registered(workdir: Path) -> No
     done = subprocess.run(args, cwd=workdir, capture_output=True, text=True, check=False, env=env)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "septima_sim.modules" in done.stderr and "NOPE" in done.stderr
+
+
+ORACLE = '''
+"""Oracle: at each end of season every player answers a decision kind of the module's own."""
+from septima_sim.engine.modules import Module, ModuleSpec
+
+
+class Oracle(Module):
+    name = "oracle"
+
+    def copy(self):
+        return Oracle()
+
+    def end_of_season(self, g):
+        for p in g.s.players:
+            g.ask("oracle_question", p.seat, [0, 1])
+
+
+SPEC = ModuleSpec(name="oracle", token="or", factory=Oracle, title="Oracle")
+'''
+
+
+def test_the_heuristic_refuses_a_decision_kind_it_does_not_know_in_one_line(workdir: Path) -> None:
+    (workdir / "plugins" / "oracle_module.py").write_text(textwrap.dedent(ORACLE))
+    env = {**os.environ, "PYTHONPATH": str(workdir / "plugins"), "SEPTIMA_MODULES": "oracle_module"}
+    args = [str(SCRIPT), "play", "--players", "2", "--module", "oracle", "--format", "jsonl"]
+
+    def play(lineup: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*args, "--lineup", lineup], capture_output=True, text=True, check=False, env=env)
+
+    random = play("random,random")
+    assert random.returncode == 0, random.stderr  # the random player answers any kind
+    done = play("balanced,balanced")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "'oracle_question'" in done.stderr and "balanced" in done.stderr and "Traceback" not in done.stderr
