@@ -54,7 +54,7 @@ ContentOpt = Annotated[Path | None, typer.Option("--content", help="Content pack
     "  septima-sim play --mode basic --format jsonl > game.jsonl\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --lineup heuristic-mix\n\n"
     "  septima-sim play --players 2 --lineup balanced,py:mybots:Clever     (one persona per seat)\n\n"
-    "  septima-sim play --players 1 --lineup all-balanced        (solo against the Black Widow)\n\n"
+    "  septima-sim play --players 1 --lineup balanced            (solo against the Black Widow)\n\n"
     "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --format html --out game.html   (replay page)"
 )
@@ -130,13 +130,13 @@ def play(
         return
     enabled = _enabled_modules(module, shapeshifting=shapeshifting, omens=omens)
     config = GameConfig(players=players, mode=mode, modules=enabled).validate()
-    if "," in lineup:  # one persona per seat, in seat order (no rotation)
+    lineups = builtin_lineups()
+    if lineup not in lineups and ("," in lineup or players == 1):  # one persona per seat, in seat order (no rotation)
         seats = [name.strip() for name in lineup.split(",")]
         if len(seats) != players:
             raise UserError(f"--lineup lists {len(seats)} personas for {players} player(s): give one per seat")
         policies = [make_policy(name) for name in seats]
     else:
-        lineups = builtin_lineups()
         if lineup not in lineups:
             raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)}; or one persona per seat: a,b,c)")
         try:
