@@ -35,6 +35,7 @@ from septima_sim.engine import GameConfig, Policy, play_game
 from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
 from septima_sim.players import make_policy
+from septima_sim.run_speed import games_per_second, rate_text
 
 
 class RunError(ValueError):
@@ -254,8 +255,11 @@ def now() -> str:
 
 # --------------------------------------------------------------------------------------------- execution
 class _Rate(ProgressColumn):
+    """The bar's speed: ``games_per_second`` of the games played since the bar started (not a recent window)."""
+
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed or 0:,.0f} games/s")
+        played = int(task.completed) - int(task.fields.get("resumed", 0))
+        return Text(rate_text(games_per_second(played, task.elapsed or 0.0)))
 
 
 @dataclass(slots=True)
@@ -271,7 +275,8 @@ class Summary:
 
     @property
     def rate(self) -> float:
-        return self.played_now / self.seconds if self.seconds > 0 else 0.0
+        """Games per second, as the bar showed it (``games_per_second``)."""
+        return games_per_second(self.played_now, self.seconds)
 
 
 def execute(
@@ -306,13 +311,14 @@ def execute(
         console=console,
         disable=quiet,
     )
-    t0 = time.perf_counter()
     played = 0
     with stopping.sigterm_stops(), progress:
         manifest["status"] = "running"
         store.write_json_atomic(run_dir / "manifest.json", manifest)
-        bar = progress.add_task(manifest["run_id"], total=total, completed=0, errors=errors)
-        progress.update(bar, completed=done_games)
+        t0 = last = time.perf_counter()  # the bar's clock starts here too (add_task)
+        bar = progress.add_task(
+            manifest["run_id"], total=total, completed=done_games, errors=errors, resumed=done_games
+        )
         if _IN_PROCESS.get():
             stream: Generator[ShardOutput, None, None] = (play_shard(t) for t in todo)
         else:
@@ -325,6 +331,7 @@ def execute(
                     _record(run_dir, manifest, out)
                 played += out.games
                 errors += out.errors
+                last = time.perf_counter()
                 progress.update(bar, advance=out.games, errors=errors)
                 if on_shard is not None:
                     on_shard(out)
@@ -342,7 +349,7 @@ def execute(
         manifest["status"] = "finished"
         manifest["finished"] = now()
         store.write_json_atomic(run_dir / "manifest.json", manifest)
-    return Summary(run_dir, total, errors, played, time.perf_counter() - t0, backend)
+    return Summary(run_dir, total, errors, played, last - t0, backend)  # the wall time of the games
 
 
 def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
