@@ -346,6 +346,7 @@ def execute(
             resume = shlex.join(["septima-sim", "run", "--resume", str(run_dir)])
             then = f"finished shards kept; free space or fix permissions, then {resume}"
             raise RunWriteError(exc.filename or run_dir, exc.strerror or str(exc), then) from None
+        progress.stop_task(bar)  # its clock stops with the last game, like ``last``
         manifest["status"] = "finished"
         manifest["finished"] = now()
         store.write_json_atomic(run_dir / "manifest.json", manifest)
