@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import textwrap
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -115,7 +116,10 @@ def test_the_module_is_a_cli_flag_and_an_unknown_one_is_bad_input(workdir: Path)
 def _without_plugin(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The console script with neither the plugin on the path nor ``SEPTIMA_MODULES``."""
     env = {k: v for k, v in os.environ.items() if k not in ("SEPTIMA_MODULES", "PYTHONPATH")}
-    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env)
+    umask = partial(os.umask, 0o022)  # files are written with the ordinary mode: 0644 here
+    return subprocess.run(
+        [str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, check=False, env=env, preexec_fn=umask
+    )
 
 
 @pytest.mark.slow
@@ -128,6 +132,8 @@ def test_a_run_is_reported_with_its_own_modules_when_the_plugin_is_gone(workdir:
 
     done = _without_plugin("report", "run", "--out", "report", cwd=workdir)
     assert done.returncode == 0, done.stderr
+    modes = {f.relative_to(workdir).as_posix(): f.stat().st_mode & 0o777 for f in (workdir / "report").rglob("*")}
+    assert {m for name, m in modes.items() if (workdir / name).is_file()} == {0o644}, modes  # umask 022: 0644
     settings = pl.read_csv(workdir / "report" / "tables" / "seats_by_setting.csv")
     assert sorted(set(zip(settings["tithe"], settings["setting"], strict=True))) == [
         (False, "2 players without modules"),
