@@ -670,7 +670,7 @@ def ablate(
     console = Console(stderr=True)
     result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
     if not quiet:
-        from septima_sim.ablate import page, table
+        from septima_sim.report.ablation import page, table
 
         frame = table.read(result.out)
         for line in page.lines(frame) if frame is not None else []:

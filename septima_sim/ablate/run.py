@@ -30,11 +30,11 @@ from septima_sim import rundir, runner, stopping, store
 from septima_sim.ablate import effects, outputs, sequential
 from septima_sim.ablate.arms import ARMS, FORCED, REMOVED, arm_name
 from septima_sim.ablate.errors import AblateError
-from septima_sim.ablate.grow import games_on_disk, play_into
 from septima_sim.ablate.kinds import Kind
 from septima_sim.ablate.variant import NotRemovable, components, ensure, provenance
 from septima_sim.analysis import Settings
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
+from septima_sim.grow import games_on_disk, play_into
 from septima_sim.safe_path import inside
 
 RESOLVED = "ablate.toml"

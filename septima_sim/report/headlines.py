@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from septima_sim.ablate import page as ablate_page
 from septima_sim.analysis import Settings
 from septima_sim.analysis.expansions import Module, title
 from septima_sim.analysis.skill import seat_robustness
+from septima_sim.report.ablation import page as ablate_page
 from septima_sim.report.fmt import Row, ci_num, ci_pct, pct
 from septima_sim.report.names import setting_phrase
 from septima_sim.report.sections.seats import SeatTables

@@ -15,8 +15,8 @@ import polars as pl
 from rich.console import Console
 
 from septima_sim import store
-from septima_sim.ablate.grow import play_into
 from septima_sim.experiment import Experiment, ExperimentError, build
+from septima_sim.grow import play_into
 from septima_sim.tune.schema import TuneConfig, TuneError
 
 PLAYER_COLUMNS = ("cell_id", "game_index", "players", "seat", "colour", "policy", "won", "rank")
@@ -64,7 +64,7 @@ def experiment(
 
 def play(exp: Experiment, run_dir: Path, console: Console) -> Played:
     """Play the experiment into ``run_dir``: a fresh run directory, or the same one grown to more games (or left
-    unfinished by an interrupted tune), keeping the shards it holds (``ablate.grow.play_into``)."""
+    unfinished by an interrupted tune), keeping the shards it holds (``grow.play_into``)."""
     summary = play_into(exp, run_dir, console)
     return read(run_dir, summary.errors)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 from jinja2 import Environment
 
-from septima_sim.ablate import table
 from septima_sim.report import charts
+from septima_sim.report.ablation import table
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Septima: causal component effects</title>
