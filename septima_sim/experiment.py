@@ -11,7 +11,6 @@ import itertools
 import json
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -33,6 +32,7 @@ from septima_sim.engine.modules import MODULES, toggled
 from septima_sim.engine.modules.omens import omen_sweep_sequences
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 from septima_sim.players.lineup import Lineup, LineupError
+from septima_sim.tomlfile import read_toml
 
 OMEN_DECKS: tuple[str, ...] = ("random", "sweep")
 """Omen deck values besides a fixed list of card ids: a random deck (O1), or the sweep that puts each card in each
@@ -365,19 +365,7 @@ def load_experiment(
     path: Path, *, games: int | None = None, seed: int | None = None, content: Path | None = None
 ) -> Experiment:
     """Read and validate a config file; CLI options override the file's values."""
-    try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise ExperimentError(f"{path}: no such config file") from None
-    except IsADirectoryError:
-        raise ExperimentError(f"{path}: is a directory, expected a TOML file") from None
-    except UnicodeDecodeError:
-        raise ExperimentError(f"{path}: not a text file (TOML must be UTF-8)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ExperimentError(f"{path}: invalid TOML: {exc}") from None
-    except OSError as exc:
-        raise ExperimentError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
+    data = read_toml(path, ExperimentError, "config file")
     if games is not None:
         data["games_per_cell"] = games
     if seed is not None:
