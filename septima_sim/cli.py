@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +17,21 @@ if TYPE_CHECKING:
     from septima_sim.engine import GameConfig
     from septima_sim.engine.decisions import Policy
 
+
+def _flags_read_as_flags() -> None:
+    """typer's help prints a value type after every option, ``--force <bool>`` for a flag too, which reads as if it
+    took a value: a boolean flag shows none (``--shapeshifting/--no-shapeshifting`` in its columns says enough)."""
+    from typer.core import TyperOption
+
+    typed = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:  # typer's own (vendored) click Context
+        return None if self.is_bool_flag else typed(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_read_as_flags()
 app = typer.Typer(
     help="Simulate the board game Septima headlessly and tell designers whether it is balanced.",
     no_args_is_help=True,
@@ -62,8 +77,12 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 1-4 (1 = solo).")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed; the same seed gives the same game.")] = 1,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
-    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
-    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module (random Omen deck).")] = False,
+    shapeshifting: Annotated[
+        bool, typer.Option("--shapeshifting/--no-shapeshifting", help="Play with the Shapeshifting module.")
+    ] = False,
+    omens: Annotated[
+        bool, typer.Option("--omens/--no-omens", help="Play with the Omens module (random Omen deck).")
+    ] = False,
     module: Annotated[
         list[str] | None,
         typer.Option(
@@ -458,8 +477,10 @@ def ladder(
         int, typer.Option("--games", "-n", help="Games per pair (2 players) or per rotation (3-4 players).")
     ] = 200,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
-    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
-    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module.")] = False,
+    shapeshifting: Annotated[
+        bool, typer.Option("--shapeshifting/--no-shapeshifting", help="Play with the Shapeshifting module.")
+    ] = False,
+    omens: Annotated[bool, typer.Option("--omens/--no-omens", help="Play with the Omens module.")] = False,
     module: Annotated[
         list[str] | None,
         typer.Option(
