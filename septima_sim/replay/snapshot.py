@@ -11,22 +11,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from septima_sim.content import Content
 from septima_sim.content.model import INGREDIENTS
 from septima_sim.engine import GameConfig, GameResult
 from septima_sim.engine.decisions import Policy
 from septima_sim.engine.game import Game
-from septima_sim.engine.modules import toggled
-from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.omens import OmensModule
-from septima_sim.engine.modules.shapeshifting import ShapeshiftingModule
-from septima_sim.engine.modules.widow import WIDOW_TOKEN, WidowModule
+from septima_sim.engine.modules import MODULES, toggled
 from septima_sim.engine.results import SOURCES
 from septima_sim.engine.tables import board_for
-
-M = TypeVar("M", bound=Module)
 
 _SQRT3 = math.sqrt(3.0)
 RESOURCES: tuple[str, ...] = (*INGREDIENTS, "crystal")
@@ -160,58 +154,37 @@ def public_state(g: Game) -> dict[str, Any]:
             "patients": len(g.s.patient_stack),
             "crystals": g.s.crystal_supply,
         },
-        "omen": _omen(g),
         "players": [_player(g, p) for p in g.s.players],
-        "widow": _widow(g),
     }
+    _module_fields(state, [s.replay_off for s in MODULES.values()], [m.replay(g) for m in g.modules])
     return state
 
 
+def _module_fields(into: dict[str, Any], off: list[tuple[tuple[str, Any], ...]], on: list[dict[str, object]]) -> None:
+    """The rules modules' fields of a frame: every registered module's at its off values, then the enabled ones'."""
+    for defaults in off:
+        into.update((k, list(v) if isinstance(v, list) else v) for k, v in defaults)
+    for fields in on:
+        into.update(fields)
+
+
 def _citizen(x: int) -> int:
-    """A seated citizen: the seat number, or -1 for the Widow's black citizen."""
-    return -1 if x == WIDOW_TOKEN else x
-
-
-def _module(g: Game, kind: type[M]) -> M | None:
-    """The game's module of this kind, or None when it is not enabled."""
-    module = g.module_by_name.get(kind.name)
-    return module if isinstance(module, kind) else None
-
-
-def _omen(g: Game) -> dict[str, Any] | None:
-    om = _module(g, OmensModule)
-    if om is None:
-        return None
-    omens = g.content.omens
-    card = omens[om.card] if om.card >= 0 else None
-    upcoming = omens[om.deck[0]].name if om.deck else ""  # the next card lies face up (O1)
-    return {
-        "card": card.name if card else "",
-        "side": om.side,
-        "half": om.effect.half.name if om.effect is not None else "",
-        "next": upcoming,
-        "drawn": list(om.cards),
-    }
+    """A seated citizen: the seat number, or -1 for a rules module's citizen (the Widow's black one)."""
+    return x if x >= 0 else -1
 
 
 def _player(g: Game, p: Any) -> dict[str, Any]:
     c = g.content
     acts = g.action_ids
     hand_ids = g.s.hand_actions
-    ss = _module(g, ShapeshiftingModule)
-    seat = ss.seats[p.seat] if ss is not None else None
-    form, covered, animals = (seat.form, seat.covered, seat.animals) if seat is not None else (-1, -1, [])
-    return {
+    row: dict[str, Any] = {
         "vertex": p.vertex,
-        "form": c.animals[form].name if form >= 0 else "",
         "wisdom": p.wisdom,
         "suspicion": p.suspicion,
         "hand": [acts[i] for i in hand_ids if p.hand[i]],
         "played": acts[g.s.played[p.seat]] if g.s.played[p.seat] >= 0 else "",
         "discard": [acts[i] for i in p.discard],
         "coven": [c.witches[w].name for w in p.coven],
-        "covered": c.witches[covered].name if covered >= 0 else "",
-        "animals": [c.animals[a].name for a in animals],
         "res": list(p.res),
         "potions": list(p.potions),
         "spells": [[c.spells[sp.idx].name, sp.ready, sp.active] for sp in p.spells],
@@ -222,21 +195,5 @@ def _player(g: Game, p: Any) -> dict[str, Any]:
         "tracks": list(p.tracks),
         "src": list(p.src),
     }
-
-
-def _widow(g: Game) -> dict[str, Any] | None:
-    w = _module(g, WidowModule)
-    if w is None:
-        return None
-    acts = g.action_ids
-    return {
-        "vertex": w.vertex,
-        "wisdom": w.wisdom,
-        "suspicion": w.suspicion,
-        "card": acts[w.card] if w.card >= 0 else "",
-        "spiders": list(w.spiders),
-        "supply": w.supply,
-        "crowd": w.crowd,
-        "ritual_row": w.ritual_row,
-        "markers_left": len(w.markers),
-    }
+    _module_fields(row, [s.replay_seat_off for s in MODULES.values()], [m.replay_seat(g, p) for m in g.modules])
+    return row

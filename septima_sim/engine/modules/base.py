@@ -145,6 +145,15 @@ class Module:
         """What a policy of `seat` may see of your state (immutable values only), for ``PlayerView.module``."""
         return None
 
+    def replay(self, g: Game) -> dict[str, object]:
+        """The public fields a replay frame shows of your state (``replay/snapshot.py``; JSON-ready values). The
+        spec's ``replay_off`` gives the same fields in games without the module."""
+        return {}
+
+    def replay_seat(self, g: Game, p: Player) -> dict[str, object]:
+        """The same for one seat's entry of the frame (``replay_seat_off`` without the module)."""
+        return {}
+
 
 class BoundHooks:
     """Per hook, the bound methods of the enabled modules that override it (in ``MODULES`` order); a hook no

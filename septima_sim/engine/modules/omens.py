@@ -170,6 +170,20 @@ class OmensModule(Module):
             pool = [i for i, o in enumerate(g.content.omens) if i not in seen and not o.sabbath]
             self.deck[1:-1] = rng.sample(pool, hidden)
 
+    def replay(self, g: Game) -> dict[str, object]:
+        """The Omen in effect, its side and half, the face-up next card (O1) and the cards drawn so far."""
+        omens = g.content.omens
+        card = omens[self.card] if self.card >= 0 else None
+        return {
+            "omen": {
+                "card": card.name if card else "",
+                "side": self.side,
+                "half": self.effect.half.name if self.effect is not None else "",
+                "next": omens[self.deck[0]].name if self.deck else "",
+                "drawn": list(self.cards),
+            }
+        }
+
     def public(self, g: Game, seat: int) -> OmensView:
         return OmensView(self.deck[0] if self.deck else -1, self.card, self.side)
 
@@ -550,6 +564,7 @@ SPEC: Final = ModuleSpec(
     event_fields=(Column("omen", "str"), Column("omen_half", "str")),  # on every event while an Omen is active
     title="Omens",
     cell_axes=(("omen_deck", "none"),),
+    replay_off=(("omen", None),),
     components=(Component("omen half", "omen_halves", game_level=True),),
     help="Play with the Omens module (random Omen deck).",
 )

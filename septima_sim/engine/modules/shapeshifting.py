@@ -153,6 +153,15 @@ class ShapeshiftingModule(Module):
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
         """Nothing of Shapeshifting is hidden."""
 
+    def replay_seat(self, g: Game, p: Player) -> dict[str, object]:
+        """The seat's animal form, the witch its form covers and its animals."""
+        c, seat = g.content, self.seats[p.seat]
+        return {
+            "form": c.animals[seat.form].name if seat.form >= 0 else "",
+            "covered": c.witches[seat.covered].name if seat.covered >= 0 else "",
+            "animals": [c.animals[a].name for a in seat.animals],
+        }
+
     def public(self, g: Game, seat: int) -> ShapeshiftingView:
         return ShapeshiftingView(tuple(a.form for a in self.seats), tuple(tuple(a.animals) for a in self.seats))
 
@@ -399,6 +408,7 @@ SPEC: Final = ModuleSpec(
         Column("form_end", "str", "human"),
     ),
     action_fields=(Column("form", "str", "human"),),
+    replay_seat_off=(("form", ""), ("covered", ""), ("animals", [])),
     title="Shapeshifting",
     components=(Component("animal", "animals"),),
     help="Play with the Shapeshifting module.",

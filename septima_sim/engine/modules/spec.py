@@ -67,6 +67,10 @@ class ModuleSpec:
     components: tuple[Component, ...] = ()
     help: str = ""
     version: str = "1"
+    replay_off: tuple[tuple[str, Any], ...] = ()
+    """The fields ``Module.replay`` adds to a replay frame, with their values in games without the module."""
+    replay_seat_off: tuple[tuple[str, Any], ...] = ()
+    """The same for ``Module.replay_seat`` (each seat's entry)."""
     wisdom_sources: tuple[str, ...] = ()
     """Sources of Wisdom the module books under (``Game.gain_wisdom(p, n, source)``) besides the base game's: each
     is a players column ``wisdom_<source>`` (0 while the module is off), and all sources still sum to ``wisdom``."""

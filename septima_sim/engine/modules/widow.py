@@ -216,6 +216,24 @@ class WidowModule(Module):
     def table_suspicion(self, g: Game) -> int:
         return self.suspicion
 
+    def replay(self, g: Game) -> dict[str, object]:
+        """The Widow's board: her vertex, Wisdom, suspicion, card, spiders, supply, crowd and ritual row, and how many
+        face-down markers are left (never which)."""
+        acts = g.action_ids
+        return {
+            "widow": {
+                "vertex": self.vertex,
+                "wisdom": self.wisdom,
+                "suspicion": self.suspicion,
+                "card": acts[self.card] if self.card >= 0 else "",
+                "spiders": list(self.spiders),
+                "supply": self.supply,
+                "crowd": self.crowd,
+                "ritual_row": self.ritual_row,
+                "markers_left": len(self.markers),
+            }
+        }
+
     def public(self, g: Game, seat: int) -> WidowView:
         return WidowView(
             self.vertex,
@@ -391,6 +409,7 @@ SPEC: Final = ModuleSpec(
     players=(1,),
     automatic=True,
     title="Solo",
+    replay_off=(("widow", None),),
     game_columns=(
         Column("tribulations_met", "int8"),
         Column("tribulations", "list[str]", []),
