@@ -485,16 +485,12 @@ class SealedView:
 
 @functools.cache
 def built_in_policies() -> tuple[type, ...]:
-    """The classes of the built-in players (reviewed code) and of the engine's own checkpoint seats: the only ones
-    that may read the live view or get a ``Simulator``. Imported here, not registered by anyone: no plugin can add
-    itself (the players import the engine, hence the late import)."""
-    from septima_sim.players.greedy import GreedyPolicy
-    from septima_sim.players.heuristic.policy import HeuristicPolicy
-    from septima_sim.players.ismcts import IsmctsPolicy
-    from septima_sim.players.random_policy import RandomPolicy
-    from septima_sim.players.search import SearchPolicy
+    """The classes of the built-in players (``players/builtin.py``) and of the engine's own checkpoint seats: the
+    only ones that may read the live view or get a ``Simulator``. Listed there, not registered by anyone: no plugin
+    can add itself (the players import the engine, hence the late import)."""
+    from septima_sim.players.builtin import BUILT_IN
 
-    return (HeuristicPolicy, RandomPolicy, GreedyPolicy, IsmctsPolicy, SearchPolicy, _Idle)
+    return (*BUILT_IN, _Idle)
 
 
 def trusted(policy: Policy) -> bool:
