@@ -45,3 +45,34 @@ def test_the_runner_side_imports_no_command_that_uses_it() -> None:
 
 def test_the_scan_sees_an_import() -> None:
     assert _reaching("ablate", "septima_sim.report.ablation")  # ablate writes the table and the page of the report
+
+
+READ_FROM_THE_RUN = (
+    "analysis/cells.py",
+    "analysis/data.py",
+    "analysis/expansions.py",
+    "analysis/components.py",
+    "report/names.py",
+    "report/headlines.py",
+    "report/sections/seats.py",
+    "report/sections/modules.py",
+    "replay/snapshot.py",
+)
+"""Files that name rules modules only through the run's record (``RunTables.modules``) or the module's own hooks
+(``analysis/modules.py`` keeps the solo opponent's summary, a section of that module's own)."""
+
+
+def test_the_labels_and_the_replay_spell_no_module_name() -> None:
+    from septima_sim.engine.modules import MODULES
+
+    names = {word for spec in MODULES.values() for word in (spec.name, spec.title)} | {"widow", "Widow"}
+    files = {p.stem for p in (PACKAGE / "engine" / "modules").glob("*.py")} - {"__init__", "base", "spec"}
+    found = []
+    for rel in READ_FROM_THE_RUN:
+        tree = ast.parse((PACKAGE / rel).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names:
+                found.append(f"{rel}:{node.lineno} {node.value!r}")
+        modules = {n.split(".")[3] for n in imports(PACKAGE / rel)[rel] if n.startswith("septima_sim.engine.modules.")}
+        found += [f"{rel} imports engine/modules/{m}.py" for m in sorted(modules & files)]
+    assert found == [], found
