@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +17,21 @@ if TYPE_CHECKING:
     from septima_sim.engine import GameConfig
     from septima_sim.engine.decisions import Policy
 
+
+def _flags_read_as_flags() -> None:
+    """typer's help prints a value type after every option, ``--force <bool>`` for a flag too, which reads as if it
+    took a value: a boolean flag shows none (``--shapeshifting/--no-shapeshifting`` in its columns says enough)."""
+    from typer.core import TyperOption
+
+    typed = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:  # typer's own (vendored) click Context
+        return None if self.is_bool_flag else typed(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_read_as_flags()
 app = typer.Typer(
     help="Simulate the board game Septima headlessly and tell designers whether it is balanced.",
     no_args_is_help=True,
@@ -60,7 +75,7 @@ SchedulerOpt = Annotated[
     "  septima-sim play --mode basic --format jsonl > game.jsonl\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --lineup heuristic-mix\n\n"
     "  septima-sim play --players 2 --lineup balanced,py:mybots:Clever     (one persona per seat)\n\n"
-    "  septima-sim play --players 1 --lineup all-balanced        (solo against the Black Widow)\n\n"
+    "  septima-sim play --players 1 --lineup balanced            (solo against the Black Widow)\n\n"
     "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --format html --out game.html   (replay page)"
 )
@@ -68,8 +83,12 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 1-4 (1 = solo).")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed; the same seed gives the same game.")] = 1,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
-    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
-    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module (random Omen deck).")] = False,
+    shapeshifting: Annotated[
+        bool, typer.Option("--shapeshifting/--no-shapeshifting", help="Play with the Shapeshifting module.")
+    ] = False,
+    omens: Annotated[
+        bool, typer.Option("--omens/--no-omens", help="Play with the Omens module (random Omen deck).")
+    ] = False,
     module: Annotated[
         list[str] | None,
         typer.Option(
@@ -136,13 +155,13 @@ def play(
         return
     enabled = _enabled_modules(module, shapeshifting=shapeshifting, omens=omens)
     config = GameConfig(players=players, mode=mode, modules=enabled).validate()
-    if "," in lineup:  # one persona per seat, in seat order (no rotation)
+    lineups = builtin_lineups()
+    if lineup not in lineups and ("," in lineup or players == 1):  # one persona per seat, in seat order (no rotation)
         seats = [name.strip() for name in lineup.split(",")]
         if len(seats) != players:
             raise UserError(f"--lineup lists {len(seats)} personas for {players} player(s): give one per seat")
         policies = [make_policy(name) for name in seats]
     else:
-        lineups = builtin_lineups()
         if lineup not in lineups:
             raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)}; or one persona per seat: a,b,c)")
         try:
@@ -480,8 +499,10 @@ def ladder(
         int, typer.Option("--games", "-n", help="Games per pair (2 players) or per rotation (3-4 players).")
     ] = 200,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
-    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
-    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module.")] = False,
+    shapeshifting: Annotated[
+        bool, typer.Option("--shapeshifting/--no-shapeshifting", help="Play with the Shapeshifting module.")
+    ] = False,
+    omens: Annotated[bool, typer.Option("--omens/--no-omens", help="Play with the Omens module.")] = False,
     module: Annotated[
         list[str] | None,
         typer.Option(
@@ -717,7 +738,7 @@ def ablate(
     console = Console(stderr=True)
     result = ablation.execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, console=console, quiet=quiet)
     if not quiet:
-        from septima_sim.ablate import interactions, page, table
+        from septima_sim.report.ablation import interactions, page, table
 
         frame, found = table.read(result.out), interactions.read(result.out)
         said = [

@@ -72,6 +72,7 @@ _USER_ERRORS: tuple[tuple[str, str], ...] = (
     ("septima_sim.experiment", "ExperimentError"),
     ("septima_sim.players", "PersonaError"),
     ("septima_sim.players", "UnknownPolicyError"),
+    ("septima_sim.players", "UnknownDecisionError"),  # a rules module's decision kind the heuristic cannot answer
     ("septima_sim.regression", "RegressionInputError"),
     ("septima_sim.analysis", "RunDataError"),
     ("septima_sim.runner", "RunError"),

@@ -106,6 +106,7 @@ def new_manifest(exp: Experiment, run_id: str, *, events: bool) -> dict[str, Any
         "versions": _versions(),
         "events": events,
         "cells": [c.id for c in exp.cells],
+        "modules": exp.module_records(),
         "shards": {},
     }
 

@@ -39,6 +39,7 @@ from septima_sim.engine import GameConfig, Policy, play_game
 from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
 from septima_sim.players import make_policy
+from septima_sim.run_speed import games_per_second, rate_text
 
 
 class RunError(ValueError):
@@ -274,8 +275,11 @@ def now() -> str:
 
 # --------------------------------------------------------------------------------------------- execution
 class _Rate(ProgressColumn):
+    """The bar's speed: ``games_per_second`` of the games played since the bar started (not a recent window)."""
+
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed or 0:,.0f} games/s")
+        played = int(task.completed) - int(task.fields.get("resumed", 0))
+        return Text(rate_text(games_per_second(played, task.elapsed or 0.0)))
 
 
 @dataclass(slots=True)
@@ -291,7 +295,8 @@ class Summary:
 
     @property
     def rate(self) -> float:
-        return self.played_now / self.seconds if self.seconds > 0 else 0.0
+        """Games per second, as the bar showed it (``games_per_second``)."""
+        return games_per_second(self.played_now, self.seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,15 +363,16 @@ def execute_many(
         console=console,
         disable=quiet,
     )
-    t0 = time.perf_counter()
     first = runs[0]
     with stopping.sigterm_stops(), progress:
         for run in runs:
             run.manifest["status"] = "running"
             store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
+        t0 = last = time.perf_counter()  # the bar's clock starts here too (add_task)
         name = first.manifest["run_id"] if len(runs) == 1 else f"{len(runs)} runs"
-        bar = progress.add_task(name, total=sum(totals), completed=0, errors=sum(errors.values()))
-        progress.update(bar, completed=done_games)
+        bar = progress.add_task(
+            name, total=sum(totals), completed=done_games, errors=sum(errors.values()), resumed=done_games
+        )
         if _IN_PROCESS.get():
             stream: Generator[ShardOutput, None, None] = (play_shard(t) for t in todo)
         else:
@@ -380,6 +386,7 @@ def execute_many(
                     _record(run.run_dir, run.manifest, out)
                 played[out.run_dir] += out.games
                 errors[out.run_dir] += out.errors
+                last = time.perf_counter()
                 progress.update(bar, advance=out.games, errors=sum(errors.values()))
                 if on_shard is not None:
                     on_shard(out)
@@ -394,13 +401,13 @@ def execute_many(
             resume = shlex.join(["septima-sim", "run", "--resume", str(first.run_dir)])
             then = f"finished shards kept; free space or fix permissions, then {resume}"
             raise RunWriteError(exc.filename or first.run_dir, exc.strerror or str(exc), then) from None
+        progress.stop_task(bar)  # its clock stops with the last game, like ``last``
         for run in runs:
             run.manifest["status"] = "finished"
             run.manifest["finished"] = now()
             store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
-    seconds = time.perf_counter() - t0
-    return [
-        Summary(r.run_dir, total, errors[str(r.run_dir)], played[str(r.run_dir)], seconds, backend)
+    return [  # the wall time of the games
+        Summary(r.run_dir, total, errors[str(r.run_dir)], played[str(r.run_dir)], last - t0, backend)
         for r, total in zip(runs, totals, strict=True)
     ]
 

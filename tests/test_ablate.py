@@ -17,10 +17,10 @@ import pytest
 
 from septima_sim.ablate.kinds import KINDS
 from septima_sim.ablate.sequential import schedule
-from septima_sim.ablate.table import COLUMNS, find
 from septima_sim.ablate.variant import NotRemovable, components, write_variant
 from septima_sim.content import load_content
 from septima_sim.content.loader import BASE_DIR, content_tree
+from septima_sim.report.ablation.table import COLUMNS, find
 
 SCRIPT = Path(sys.executable).parent / "septima-sim"
 STRONG, INERT, CONTROLS = "aylana", "bountiful-harvest", ("tommy", "root-growth")

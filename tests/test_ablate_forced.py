@@ -13,12 +13,12 @@ import polars as pl
 import pytest
 
 from septima_sim import store
-from septima_sim.ablate.table import COLUMNS
 from septima_sim.content import Content, load_content
 from septima_sim.content.loader import BASE_DIR
 from septima_sim.engine import GameConfig
 from septima_sim.engine.game import Game
 from septima_sim.players import RandomPolicy
+from septima_sim.report.ablation.table import COLUMNS
 from tests.test_ablate import CONFIG, STRONG, planted_pack
 
 SCRIPT = Path(sys.executable).parent / "septima-sim"

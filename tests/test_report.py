@@ -290,3 +290,27 @@ def test_markdown_values_keep_apostrophes_and_escape_markup() -> None:
     assert md_escape("colour's seat") == "colour's seat"  # no HTML entity in a terminal
     assert md_escape("a|b `c` <d> &e [f](g)\nh") == "a\\|b \\`c\\` \\<d\\> \\&e [f\\](g) h"
     assert md_escape(3) == 3
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
+@pytest.mark.slow
+def test_wide_tables_keep_their_verdict_column_in_view(report) -> None:  # type: ignore[no-untyped-def]
+    """In a window too narrow for a table, the table scrolls sideways and its verdict column stays at the right edge
+    of the visible part, for every table that has one."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 640, "height": 900})
+        page.goto(report.html.as_uri())
+        seen = page.evaluate(
+            """() => [...document.querySelectorAll('th.verdict')].map(th => {
+                const box = th.closest('.scroll');
+                const view = box.getBoundingClientRect(), cell = th.getBoundingClientRect();
+                return {wide: box.scrollWidth > box.clientWidth + 1, inside: cell.left >= view.left - 1
+                        && cell.right <= view.right + 1, text: th.textContent};
+            })"""
+        )
+        browser.close()
+    assert seen and all(s["text"] == "verdict" for s in seen)
+    assert any(s["wide"] for s in seen), "no table is wider than the window: the check would prove nothing"
+    assert all(s["inside"] for s in seen), seen

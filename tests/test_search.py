@@ -79,6 +79,7 @@ SHARED = {
     "practical_by_use",
     "space_order",
     "action_defaults",
+    "source_index",
     "hooks",
 }
 """Clone attributes shared with the game on purpose: static content, read-only tables (the state ``s`` is checked

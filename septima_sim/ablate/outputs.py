@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from septima_sim.ablate import page
-from septima_sim.ablate.table import COLUMNS, CSV, DETAIL, STATUS
 from septima_sim.analysis import Settings
 from septima_sim.analysis.stats import holm
+from septima_sim.report.ablation import page
+from septima_sim.report.ablation.table import COLUMNS, CSV, DETAIL, STATUS
 
 if TYPE_CHECKING:
     from septima_sim.ablate.run import Outcome, Plan

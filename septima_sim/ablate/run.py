@@ -33,12 +33,13 @@ from septima_sim import rundir, runner, stopping, store
 from septima_sim.ablate import effects, interactions, outputs, sequential, swap
 from septima_sim.ablate.arms import DEFAULT_ARMS, FORCED, REMOVED, SWAP, arm_name
 from septima_sim.ablate.errors import AblateError
-from septima_sim.ablate.grow import games_on_disk, play_into
 from septima_sim.ablate.interactions import Member
 from septima_sim.ablate.kinds import KINDS, Kind
 from septima_sim.ablate.variant import NotRemovable, components, ensure, ensure_pair, provenance, swap_id
 from septima_sim.analysis import Settings
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
+from septima_sim.grow import games_on_disk, play_into
+from septima_sim.report.ablation.interactions import CSV as INTERACTIONS_CSV
 from septima_sim.safe_path import inside
 
 RESOLVED = "ablate.toml"
@@ -367,7 +368,7 @@ def execute(
     outputs.write(plan, ordered, settings)
     if plan.pairs is not None:
         table = interactions.frame(pairs, plan.tolerance, settings)
-        table.write_csv(plan.out / interactions.CSV, float_precision=4)
+        table.write_csv(plan.out / INTERACTIONS_CSV, float_precision=4)
         dirs = sorted(d for d in plan.out.joinpath("runs").iterdir() if d.is_dir())  # the pairs' runs too
     total = sum(games_on_disk(d) for d in dirs)
     seconds = time.perf_counter() - t0

@@ -56,16 +56,6 @@ def tiles_label(colour: str, ids: list[str]) -> str:
     return f"tiles:{colour}:{'+'.join(ids)}"
 
 
-def phrase(component: str, arm: str) -> str:
-    """Whom a swap row measures, for a sentence: ``for the orange seat with the gray tiles instead of its own``."""
-    first, second = arm.removeprefix(f"{SWAP}:").split("-", 1)
-    what, colour, *ids = component.split(":")
-    other = second if colour == first else first
-    if what == "seat":
-        return f"for the {colour} seat with the {other} tiles instead of its own"
-    return f"for the {colour} tiles ({ids[0] if ids else colour}) at the {other} seat instead of their own"
-
-
 def swap_effects(
     pair: tuple[str, str], held: dict[str, list[str]], base: Frames, arm: Frames, by: str = "cell_id"
 ) -> list[Effect]:

@@ -73,6 +73,10 @@ class Game:
             Player(seat, COLOURS[seat], len(content.actions), len(content.potions), len(content.diseases))
             for seat in range(self.n)
         ]
+        self.source_index = columns().sources  # the base game's Wisdom sources, then the modules' (Player.src)
+        if len(self.source_index) > len(SOURCE_INDEX):
+            for p in s.players:
+                p.src += [0] * (len(self.source_index) - len(SOURCE_INDEX))
         s.potion_supply = [self.rules.potion_supply] * len(content.potions)
         self.s = s
         self.recorder: Recorder | None = None  # set by a searcher that branches at any decision (Simulator.record)
@@ -200,7 +204,12 @@ class Game:
         """Change a seat's Wisdom by `delta`, booked under `source` and the cause (the acting component unless
         named); an event with before/after when there is a sink."""
         p.wisdom += delta
-        p.src[SOURCE_INDEX[source]] += delta
+        try:
+            p.src[self.source_index[source]] += delta
+        except KeyError:
+            raise ValueError(
+                f"unknown Wisdom source {source!r}: a rules module declares its own in ModuleSpec.wisdom_sources"
+            ) from None
         c = cause or self.cause
         comp = p.comp
         comp[c] = comp.get(c, 0) + delta
@@ -343,6 +352,7 @@ class Game:
         twin.module_by_name = {m.name: m for m in twin.modules}
         twin.hooks = BoundHooks(twin.modules)
         twin.keeps_discards, twin.action_defaults = self.keeps_discards, self.action_defaults
+        twin.source_index = self.source_index
         base = random.Random(seed)
         twin.rng_setup, twin.rng_draw, twin.rng_dice = (random.Random(base.getrandbits(64)) for _ in range(3))
         twin._start_policies(base)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.engine.modules.spec import MODULES, columns
-from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult, attribute
+from septima_sim.engine.results import RULES_VERSION, GameResult, attribute
 from septima_sim.engine.state import TABLE
 from septima_sim.engine.stats import meets, stat
 
@@ -110,7 +110,7 @@ def final_result(g: Game) -> GameResult:
             "rank": ranks[p.seat],
             "won": p.seat in winners,
         }
-        for i, source in enumerate(SOURCES):
+        for source, i in g.source_index.items():
             row[f"wisdom_{source}"] = p.src[i]
         attribute(p.comp, row)
         row.update(

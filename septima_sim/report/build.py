@@ -9,9 +9,9 @@ import polars as pl
 from jinja2 import Environment, PackageLoader
 
 from septima_sim import analysis
-from septima_sim.ablate import table as ablate_table
 from septima_sim.analysis import RunTables, Settings
 from septima_sim.analysis.skill import component_robustness
+from septima_sim.report.ablation import table as ablate_table
 from septima_sim.report.examples import Example, component_examples, seat_example, write_examples
 from septima_sim.report.headlines import Findings, headlines
 from septima_sim.report.markdown import md_escape

@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from septima_sim.analysis import RunTables
-from septima_sim.analysis.components import KINDS
+from septima_sim.analysis.components import kinds
 from septima_sim.analysis.data import collect
 from septima_sim.engine.config import COLOURS
 
@@ -69,7 +69,7 @@ def seat_example(
 def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, str], tuple[str, str, int]]:
     """Per flagged player-level component (kind, item): a typical win of a player who held it (a typical loss when
     the component lowers the win rate)."""
-    columns = {k.name: k.column for k in KINDS if not k.game_level}
+    columns = {k.name: k.column for k in kinds(run.modules) if not k.game_level}
     names = run.players.collect_schema().names()
     found: dict[tuple[str, str], tuple[str, str, int]] = {}
     if comps.is_empty():

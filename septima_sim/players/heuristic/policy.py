@@ -8,13 +8,16 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind
-from septima_sim.engine.draws import below
 from septima_sim.engine.view import LiveView, PlayerView
 from septima_sim.players.heuristic.modules import ModuleHandlers
 from septima_sim.players.heuristic.tables import tables_for
 
 _SHARED: dict[tuple[str, str], tuple[tuple[float, ...], dict[tuple[int, int], float]]] = {}
 """(persona weights, content hash) -> witch values and the suspicion-cost memo, shared by all instances."""
+
+
+class UnknownDecisionError(ValueError):
+    """A decision kind the heuristic has no handler for (reported as one line: a module's gap, not a game's)."""
 
 
 class HeuristicPolicy(ModuleHandlers):
@@ -35,8 +38,11 @@ class HeuristicPolicy(ModuleHandlers):
     def choose(self, decision: Decision, view: PlayerView) -> int:
         """Index of the best-valued option."""
         handler = _HANDLERS.get(decision.kind)
-        if handler is None:
-            return below(self._rng, len(decision.options))
+        if handler is None:  # a rules module's own decision: answering at random would pass for a judgement
+            raise UnknownDecisionError(
+                f"persona {self.name!r} has no rule for the decision kind {decision.kind!r} (a rules module that adds "
+                "a decision kind gives the heuristic a handler for it: docs/extending.md, Adding a decision kind)"
+            )
         live = _live(view)
         self._prepare(live)
         values = handler(self, decision, live)

@@ -1,6 +1,7 @@
 """Causal component effects for the report: the ablation this run is the unchanged game of (``septima-sim
-ablate``). Found, not passed: a run at ``DIR/runs/base`` next to ``DIR/ablation.csv`` (``ablate.table.find``). The
-component section leads with these parts, before the present-vs-absent association."""
+ablate``). Found, not passed: a run at ``DIR/runs/base`` next to ``DIR/ablation.csv``
+(``report.ablation.table.find``). The component section leads with these parts, before the present-vs-absent
+association."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from septima_sim.ablate import interactions, page, table
 from septima_sim.analysis import RunTables
+from septima_sim.report.ablation import interactions, page, table
 from septima_sim.report.page import Builder, Chart, Table
 from septima_sim.report.sections import settle
 

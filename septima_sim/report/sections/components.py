@@ -7,12 +7,12 @@ from __future__ import annotations
 import polars as pl
 
 from septima_sim import analysis
-from septima_sim.ablate.table import note
 from septima_sim.analysis import RunTables
 from septima_sim.content import ContentError
 from septima_sim.content import provenance as sourced
 from septima_sim.content.loader import content_tree
 from septima_sim.report import charts
+from septima_sim.report.ablation.table import note
 from septima_sim.report.fmt import Row, ci_num, ci_pct, col, pval, table
 from septima_sim.report.page import Builder, Chart
 from septima_sim.report.sections import causal
@@ -30,7 +30,7 @@ NAMESPACES = {
 
 def _notes(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
     """The note of each (kind, item) from the run's content pack: assumed content (wholly or partly) and an animal's
-    tie to its seat colour (``ablate.table.note``)."""
+    tie to its seat colour (``report.ablation.table.note``)."""
     try:
         tree = content_tree(run.manifest.get("config", {}).get("content"))
     except ContentError:  # a pack moved or deleted since the run: no tag rather than no report
@@ -47,7 +47,7 @@ def _with_note(value: str, r: Row) -> str:
 
 
 def add(b: Builder, run: RunTables) -> pl.DataFrame:
-    comps = analysis.component_impact(run.players, run.games, b.settings)
+    comps = analysis.component_impact(run.players, run.games, b.settings, run.modules)
     found = causal.parts(b, run)
     if comps.is_empty() and found is None:
         return comps

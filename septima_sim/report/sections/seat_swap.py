@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from septima_sim.ablate import table as ablation
+from septima_sim.report.ablation import table as ablation
 from septima_sim.report.names import SeatNames
 from septima_sim.report.page import Table
 
