@@ -17,6 +17,7 @@ import pytest
 from septima_sim.ablate.kinds import KINDS
 from septima_sim.ablate.variant import write_swap
 from septima_sim.analysis import power
+from septima_sim.analysis.expansions import registered
 from septima_sim.content import load_content
 from septima_sim.content.loader import BASE_DIR, content_tree
 from septima_sim.engine import GameConfig
@@ -162,10 +163,11 @@ def test_seat_names_follow_the_tiles_the_seats_held() -> None:
             "animals": [["goat", "hare"], ["fox", "squirrel"], ["goat", "hare"], ["fox", "squirrel"], []],
         }
     )
-    names = SeatNames(None, players)
-    assert names(1, True) == "Orange (Goat/Hare)" and names(3, True) == "Gray (Fox/Squirrel)"
-    assert names(0, True) == "Green (Serpent/Toad)" and names(1, False) == "Orange"
-    assert SeatNames(None)(1, True) == "Orange (Fox/Squirrel)"
+    on, off = {"shapeshifting": True}, {"shapeshifting": False}
+    names = SeatNames(None, registered(), players)
+    assert names(1, on) == "Orange (Goat/Hare)" and names(3, on) == "Gray (Fox/Squirrel)"
+    assert names(0, on) == "Green (Serpent/Toad)" and names(1, off) == "Orange"
+    assert SeatNames(None, registered())(1, on) == "Orange (Fox/Squirrel)"
 
 
 @pytest.mark.parametrize(

@@ -40,11 +40,8 @@ from septima_sim.analysis import Settings
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
 from septima_sim.grow import games_on_disk, play_into
 from septima_sim.report.ablation.interactions import CSV as INTERACTIONS_CSV
+from septima_sim.report.ablation.table import RESOLVED
 from septima_sim.safe_path import inside
-
-RESOLVED = "ablate.toml"
-DEFAULT_TOLERANCE = 5.0
-"""The band, in win-rate points, inside which a component's effect counts as negligible."""
 
 
 class AblateInterrupted(runner.RunInterrupted):

@@ -18,10 +18,10 @@ from typing import Any
 from septima_sim.content import Content
 from septima_sim.content.model import INGREDIENTS
 from septima_sim.engine import GameConfig, GameResult
+from septima_sim.engine.config import COLOURS
 from septima_sim.engine.decisions import Policy
 from septima_sim.engine.game import Game
-from septima_sim.engine.modules import toggled
-from septima_sim.engine.modules.widow import WIDOW_TOKEN
+from septima_sim.engine.modules import MODULES, toggled
 from septima_sim.engine.public_fields import flat, public_fields
 from septima_sim.engine.results import SOURCES
 from septima_sim.engine.tables import board_for
@@ -127,11 +127,11 @@ class _Names:
     """Display names by content id, for the ids the folded state holds."""
 
     def __init__(self, c: Content) -> None:
+        self.content = c
         self.witch = {w.id: w.name for w in c.witches}
         self.spell = {s.id: s.name for s in c.spells}
         self.building = {b.id: b.name for b in c.buildings}
         self.animal = {a.id: a.name for a in c.animals}
-        self.omen = {o.id: (o.name, o.bright.name, o.dark.name) for o in c.omens}
 
 
 def public_state(g: Game) -> dict[str, Any]:
@@ -164,29 +164,24 @@ def frame(state: Mapping[str, Any], where: Mapping[str, Any], names: _Names) -> 
             "patients": table.get("patient_stack", 0),
             "crystals": table.get("crystal_supply", 0),
         },
-        "omen": _omen(seat_fields(state, "omens"), names),
         "players": [_player(seat_fields(state, seat), names) for seat in seats],
-        "widow": _widow(seat_fields(state, "widow")),
+        **_module_parts(state, names.content),
     }
+
+
+def _module_parts(state: Mapping[str, Any], content: Content) -> dict[str, Any]:
+    """Each registered module's entry of the frame (``ModuleSpec.replay``), null in a game without it."""
+    out: dict[str, Any] = {}
+    for spec in MODULES.values():
+        if spec.replay is not None:
+            fields = seat_fields(state, spec.replay.owner)
+            out[spec.replay.key] = spec.replay.build(fields, content) if fields else None
+    return out
 
 
 def _citizen(x: int) -> int:
-    """A seated citizen: the seat number, or -1 for the Widow's black citizen."""
-    return -1 if x == WIDOW_TOKEN else x
-
-
-def _omen(om: dict[str, Any], names: _Names) -> dict[str, Any] | None:
-    if not om:
-        return None
-    card = om["card"]
-    name, bright, dark = names.omen.get(card, ("", "", ""))
-    return {
-        "card": name,
-        "side": om["side"],
-        "half": (bright if om["side"] == "bright" else dark) if card else "",
-        "next": names.omen[om["next"]][0] if om["next"] else "",
-        "drawn": list(om["drawn"]),
-    }
+    """A seated citizen: the seat number, or -1 for a citizen of no seat (the Black Widow's)."""
+    return x if 0 <= x < len(COLOURS) else -1
 
 
 def _player(p: dict[str, Any], names: _Names) -> dict[str, Any]:
@@ -211,20 +206,4 @@ def _player(p: dict[str, Any], names: _Names) -> dict[str, Any]:
         "charms": p["charms"],
         "tracks": list(p["tracks"]),
         "src": list(p["src"]),
-    }
-
-
-def _widow(w: dict[str, Any]) -> dict[str, Any] | None:
-    if not w:
-        return None
-    return {
-        "vertex": w["vertex"],
-        "wisdom": w["wisdom"],
-        "suspicion": w["suspicion"],
-        "card": w["card"],
-        "spiders": list(w["spiders"]),
-        "supply": w["supply"],
-        "crowd": w["crowd"],
-        "ritual_row": w["ritual_row"],
-        "markers_left": w["markers"],
     }

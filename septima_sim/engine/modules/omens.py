@@ -12,14 +12,14 @@ Wisdom gained or lost through an Omen goes to the ``omens`` source.
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import Ability, Content, Effect, OmenHalf
 from septima_sim.engine import effects, payment, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, Component, ModuleSpec
+from septima_sim.engine.modules.spec import Column, Component, ModuleSpec, ReplayPart
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import TABLE
 
@@ -561,6 +561,21 @@ HALVES: Final[dict[str, type[OmenEffect]]] = {
 }
 """Omen halves by content id (the ``effect`` of a half in omens.toml; the loader checks them against OMEN_HOOKS)."""
 
+
+def replay_frame(om: dict[str, Any], content: Content) -> dict[str, Any]:
+    """The replay page's Omen: the card in force (its name, side and half), the face-up next card, the cards drawn."""
+    cards = {o.id: o for o in content.omens}
+    card, upcoming = cards.get(om["card"]), cards.get(om["next"])
+    half = (card.bright if om["side"] == "bright" else card.dark).name if card is not None else ""
+    return {
+        "card": card.name if card is not None else "",
+        "side": om["side"],
+        "half": half,
+        "next": upcoming.name if upcoming is not None else "",
+        "drawn": list(om["drawn"]),
+    }
+
+
 SPEC: Final = ModuleSpec(
     name="omens",
     token="om",
@@ -572,4 +587,5 @@ SPEC: Final = ModuleSpec(
     cell_axes=(("omen_deck", "none"),),
     components=(Component("omen half", "omen_halves", game_level=True),),
     help="Play with the Omens module (random Omen deck).",
+    replay=ReplayPart("omen", "omens", replay_frame),
 )

@@ -41,6 +41,17 @@ class Component:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayPart:
+    """What the replay page shows of a module: the frame's entry ``key`` (null in games without the module), built by
+    ``build(fields, content)`` from the module's public fields of owner ``owner`` in the folded event log
+    (``septima_sim.events.seat_fields``), JSON-ready, names from the content."""
+
+    key: str
+    owner: str
+    build: Callable[[dict[str, Any], Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleSpec:
     """A module: its name (also ``GameConfig.modules`` entry and the games-table flag column), the short token a cell
     id uses, whether it needs the Full game, the player counts it plays with (``automatic``: on whenever the count
@@ -67,6 +78,7 @@ class ModuleSpec:
     components: tuple[Component, ...] = ()
     help: str = ""
     version: str = "1"
+    replay: ReplayPart | None = None
     wisdom_sources: tuple[str, ...] = ()
     """Sources of Wisdom the module books under (``Game.gain_wisdom(p, n, source)``) besides the base game's: each
     is a players column ``wisdom_<source>`` (0 while the module is off), and all sources still sum to ``wisdom``."""

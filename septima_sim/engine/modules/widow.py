@@ -10,13 +10,13 @@ player wins only by meeting enough Tribulations (W4).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import Effect
 from septima_sim.engine import stats
 from septima_sim.engine.draws import shuffle
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.modules.spec import Column, ModuleSpec, ReplayPart
 from septima_sim.engine.state import TABLE, WIDOW
 
 if TYPE_CHECKING:
@@ -411,6 +411,21 @@ def needed(g: Game) -> int:
     return w.needed_shapeshifting if "shapeshifting" in g.config.modules else w.needed
 
 
+def replay_frame(w: dict[str, Any], content: object) -> dict[str, Any]:
+    """The replay page's Black Widow: her place, tracks, card, Spiders, supply, crowd and markers left."""
+    return {
+        "vertex": w["vertex"],
+        "wisdom": w["wisdom"],
+        "suspicion": w["suspicion"],
+        "card": w["card"],
+        "spiders": list(w["spiders"]),
+        "supply": w["supply"],
+        "crowd": w["crowd"],
+        "ritual_row": w["ritual_row"],
+        "markers_left": w["markers"],
+    }
+
+
 SPEC: Final = ModuleSpec(
     name="solo",
     token="solo",
@@ -426,4 +441,5 @@ SPEC: Final = ModuleSpec(
         Column("widow_suspicion", "int8"),
         Column("solo_won", "bool"),
     ),
+    replay=ReplayPart("widow", "widow", replay_frame),
 )

@@ -13,6 +13,10 @@ from septima_sim.content import provenance as sourced
 CSV = "ablation.csv"
 DETAIL = "ablation_detail.csv"
 STATUS = "ablation_status.csv"
+RESOLVED = "ablate.toml"
+"""The ablation's settings as it ran (``ablate --resume`` checks them; the report reads its tolerance)."""
+DEFAULT_TOLERANCE = 5.0
+"""``ablate --tolerance``'s default: the band of a negligible effect, in win-rate points."""
 COLUMNS = (
     "kind",
     "component",

@@ -47,7 +47,7 @@ def seat_table(
 
 def ablation_tolerance(folder: Path) -> float:
     """The band (win points) the ablation in ``folder`` judged its effects by (``ablate.toml``; else the default)."""
-    from septima_sim.ablate.run import DEFAULT_TOLERANCE, RESOLVED  # ablate's page imports the report's charts
+    from septima_sim.report.ablation.table import DEFAULT_TOLERANCE, RESOLVED
 
     try:
         with (folder / RESOLVED).open("rb") as f:
