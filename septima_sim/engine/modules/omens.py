@@ -566,11 +566,11 @@ def replay_frame(om: dict[str, Any], content: Content) -> dict[str, Any]:
     """The replay page's Omen: the card in force (its name, side and half), the face-up next card, the cards drawn."""
     cards = {o.id: o for o in content.omens}
     card, upcoming = cards.get(om["card"]), cards.get(om["next"])
-    half = (card.bright if om["side"] == "bright" else card.dark).name if card is not None else ""
+    halves = {"bright": card.bright.name, "dark": card.dark.name} if card is not None else {}
     return {
         "card": card.name if card is not None else "",
         "side": om["side"],
-        "half": half,
+        "half": halves.get(om["side"], ""),
         "next": upcoming.name if upcoming is not None else "",
         "drawn": list(om["drawn"]),
     }
