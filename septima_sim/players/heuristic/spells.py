@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import LiveView
-from septima_sim.players.heuristic.valuation import own_stat
 from septima_sim.players.heuristic.witches import WitchHandlers
 
 
@@ -31,23 +30,8 @@ class SpellHandlers(WitchHandlers):
         return [sum(self._effect_value(e, me) for e in spells[me.spells[i].idx].effects) for i in decision.options]
 
     def _spell_gain(self, decision: Decision, view: LiveView) -> list[float]:
-        me = view.me
-        content = self._c
         market = view.spell_market
-        elapsed = max(1, view.season * content.rules.turns_per_season + view.turn + 1)
-        total = len(content.rules.seasons) * content.rules.turns_per_season
-        out = []
-        for e, slot in decision.options:
-            s = content.spells[market[e][slot]]
-            if s.kind == "scoring":
-                now = own_stat(content, me, s.per)
-                projected = now * total / elapsed
-                out.append(projected // s.unit * s.amount)
-            else:
-                uses = (total - elapsed) / 8.0
-                value = sum(self._effect_value(x, me) for x in s.effects) * uses
-                out.append(value * (1.0 + 0.2 * self.w.biased(s.requires)) + (2.0 if s.ongoing else 0.0))
-        return out
+        return [self._offer_value(view, market[e][slot]) for e, slot in decision.options]
 
     def _ritual_bonus(self, decision: Decision, view: LiveView) -> list[float]:
         need = self._ingredient_need(view, view.me)
@@ -79,7 +63,7 @@ class SpellHandlers(WitchHandlers):
             for r in range(row, min(row + 3, len(track.rows))):
                 if track.rows[r][c] in hand:
                     value += 1.0 / (1 + r - row)
-            out.append(value + (0.05 if when < 0 else 0.0))
+            out.append(value + self._column_access(view, c, row) + (0.05 if when < 0 else 0.0))
         return out
 
     def _pay(self, decision: Decision, view: LiveView) -> list[float]:
