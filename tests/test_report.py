@@ -290,3 +290,39 @@ def test_markdown_values_keep_apostrophes_and_escape_markup() -> None:
     assert md_escape("colour's seat") == "colour's seat"  # no HTML entity in a terminal
     assert md_escape("a|b `c` <d> &e [f](g)\nh") == "a\\|b \\`c\\` \\<d\\> \\&e [f\\](g) h"
     assert md_escape(3) == 3
+
+
+def test_coverage_table_lists_every_witch_and_spell_per_lineup(report) -> None:  # type: ignore[no-untyped-def]
+    """tables/coverage.csv (issue #28): one row per component and lineup, never-chosen ones included (with 0)."""
+    table = pl.read_csv(report.out_dir / "tables" / "coverage.csv")
+    assert table.columns == ["kind", "component", "lineup", "games", "available", "chosen", "chosen_rate"]
+    content = load_content()
+    for kind, ids in (("witch", [w.id for w in content.witches]), ("spell", [s.id for s in content.spells])):
+        rows = table.filter(pl.col("kind") == kind, pl.col("lineup") == "all-random")
+        assert sorted(rows["component"].to_list()) == sorted(ids)
+    assert (table["chosen"] <= table["available"]).all() and (table["available"] <= table["games"]).all()
+
+
+def test_coverage_warning_names_the_rare_components(run_dir: Path, tmp_path: Path) -> None:
+    """A component a lineup never chose is named at the top of both documents (here: an animal made unknown to the
+    run by dropping it from the players' lists, as a lineup that never takes it would leave it)."""
+    from septima_sim.analysis.coverage import coverage, warning
+
+    players = pl.DataFrame(
+        {
+            "players": [4, 4, 4, 4],
+            "lineup": ["all-balanced"] * 4,
+            "cell_id": ["c"] * 4,
+            "game_index": [0, 0, 1, 1],
+            "mode": ["full"] * 4,
+            "shapeshifting": [False] * 4,
+            "witches_drafted": [["aylana"], ["bryn"], ["aylana"], []],
+            "spells": [["kindle"], [], ["kindle"], []],
+        }
+    )
+    table = coverage(players, {"witch": ["aylana", "bryn", "edith"], "spell": ["kindle", "gust"]})
+    assert table.filter(pl.col("component") == "edith")["chosen"].to_list() == [0]
+    assert table.filter(pl.col("component") == "aylana")["chosen_rate"].to_list() == [1.0]
+    text = warning(table, rate=0.6)
+    assert text is not None and "witch edith (0)" in text and "witch bryn (1)" in text and "spell gust (0)" in text
+    assert "aylana" not in text and "kindle (" not in text and "of 2 games" in text
