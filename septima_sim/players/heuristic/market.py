@@ -9,7 +9,7 @@ from septima_sim.engine.spells import ELEMENTS
 from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.valuation import Valuation, own_stat
 
-LEAN_SPREAD = 1.0
+LEAN_SPREAD = 1.6
 """The relative spread of a seat's leaning toward each element's spells in a game (1.0: from half to one and a half
 times their value), drawn at the start of every game from the seat's own stream (``HeuristicPolicy.reset``)."""
 
@@ -37,7 +37,7 @@ class SpellMarket(Valuation):
         elapsed = max(1, view.season * content.rules.turns_per_season + view.turn + 1)
         total = len(content.rules.seasons) * content.rules.turns_per_season
         if s.kind == "scoring":
-            projected = own_stat(content, me, s.per) * total / elapsed
+            projected = (own_stat(content, me, s.per) + 0.5) * total / (elapsed + 1)
             return float(projected // s.unit * s.amount) * lean
         uses = (total - elapsed) / 8.0
         if s.requires:

@@ -6,6 +6,12 @@ from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.witches import WitchHandlers
 
+SPELL_SPREAD = 3.0
+"""Wisdom within which two face-up spells are a toss-up when one is taken."""
+SPELL_TRY = 0.2
+"""The share of spell gains at which any face-up spell is taken (the value model cannot tell the worth of a spell it
+never saw played: without it, the spells it values lowest would never be held and never measured)."""
+
 
 class SpellHandlers(WitchHandlers):
     """Scores spell, ritual and remembered-card decisions."""
@@ -30,8 +36,14 @@ class SpellHandlers(WitchHandlers):
         return [sum(self._effect_value(e, me) for e in spells[me.spells[i].idx].effects) for i in decision.options]
 
     def _spell_gain(self, decision: Decision, view: LiveView) -> list[float]:
+        """The face-up spell to take (B27): its value, rough before the spell is used, so spells within
+        ``SPELL_SPREAD`` Wisdom of each other are a toss-up (the seat's own stream draws it)."""
         market = view.spell_market
-        return [self._offer_value(view, market[e][slot]) for e, slot in decision.options]
+        rng = self._rng
+        if rng.random() < SPELL_TRY:  # a spell not tried yet: any face-up one
+            pick = int(rng.random() * len(decision.options))
+            return [float(i == pick) for i in range(len(decision.options))]
+        return [self._offer_value(view, market[e][slot]) + SPELL_SPREAD * rng.random() for e, slot in decision.options]
 
     def _ritual_bonus(self, decision: Decision, view: LiveView) -> list[float]:
         need = self._ingredient_need(view, view.me)
