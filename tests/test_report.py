@@ -326,3 +326,28 @@ def test_coverage_warning_names_the_rare_components(run_dir: Path, tmp_path: Pat
     text = warning(table, rate=0.6)
     assert text is not None and "witch edith (0)" in text and "witch bryn (1)" in text and "spell gust (0)" in text
     assert "aylana" not in text and "kindle (" not in text and "of 2 games" in text
+
+
+def test_a_witch_example_is_a_win_whose_winner_still_held_her() -> None:
+    """Issue #28: the "typical win with witch X" link opened a game whose winner had drafted X and lost her; the
+    example is a game whose winner drafted her and held her at the end."""
+    from types import SimpleNamespace
+
+    from septima_sim.report.examples import component_examples
+
+    players = pl.LazyFrame(
+        {
+            "cell_id": ["c"] * 4,
+            "game_index": [0, 0, 1, 1],
+            "won": [True, False, True, False],
+            "witches_drafted": [["johanna"], [], ["johanna"], []],
+            "witches": [[], ["johanna"], ["johanna"], []],  # game 0: the winner lost her to seat 1
+        }
+    )
+    games = pl.LazyFrame({"cell_id": ["c", "c"], "game_index": [0, 1], "margin": [9, 3]})
+    comps = pl.DataFrame(
+        {"kind": ["witch"], "item": ["johanna"], "flagged": [True], "game_level": [False], "win_effect": [0.2]}
+    )
+    run = SimpleNamespace(players=players, games=games)
+    found = component_examples(run, comps)  # type: ignore[arg-type]
+    assert found == {("witch", "johanna"): ("a typical win with witch johanna", "c", 1)}
