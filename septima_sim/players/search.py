@@ -22,10 +22,11 @@ from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.view import PlayerView, Simulator
+from septima_sim.players.branching import ALWAYS_SEARCHED
 from septima_sim.players.outcome import seat_value
 from septima_sim.players.random_policy import RandomPolicy
 
-SEARCHED: frozenset[str] = frozenset({Kind.DRAFT_RETURN, Kind.SPELL_GAIN})
+SEARCHED = ALWAYS_SEARCHED
 """Decisions searched whatever the fallback's values (which cards end up in play: issue #28)."""
 OTHER_SHARE = 0.25
 """The share of the budget spent at a searched decision other than the card choice."""
