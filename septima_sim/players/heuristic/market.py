@@ -10,8 +10,8 @@ from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.valuation import Valuation, own_stat
 
 LEAN_SPREAD = 1.6
-"""The relative spread of a seat's leaning toward each element's spells in a game (1.0: from half to one and a half
-times their value), drawn at the start of every game from the seat's own stream (``HeuristicPolicy.reset``)."""
+"""The relative spread of a seat's leaning toward each element's spells in a game (1.6: from 0.2 to 1.8 times their
+value), drawn at the start of every game from the seat's own stream (``HeuristicPolicy.reset``)."""
 
 
 def draw_lean(rng: random.Random) -> tuple[float, ...]:
@@ -27,7 +27,7 @@ class SpellMarket(Valuation):
 
     def _offer_value(self, view: LiveView, spell: int) -> float:
         """Worth of taking a face-up spell (B27): a scoring spell's projected end Wisdom (the statistic's rate so far,
-        one more counted so an early zero is not taken for the whole game), or a regular spell's effects times its
+        half a unit counted so an early zero is not taken for the whole game), or a regular spell's effects times its
         remaining uses, scaled by how often the seat has played the card it requires (an ongoing one +2); both times
         the seat's leaning toward the spell's element this game (``draw_lean``)."""
         me = view.me

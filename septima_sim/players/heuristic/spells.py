@@ -37,10 +37,11 @@ class SpellHandlers(WitchHandlers):
 
     def _spell_gain(self, decision: Decision, view: LiveView) -> list[float]:
         """The face-up spell to take (B27): its value, rough before the spell is used, so spells within
-        ``SPELL_SPREAD`` Wisdom of each other are a toss-up (the seat's own stream draws it)."""
+        ``SPELL_SPREAD`` Wisdom of each other are a toss-up; at ``SPELL_TRY`` of the gains any face-up spell (the
+        seat's own stream draws both)."""
         market = view.spell_market
         rng = self._rng
-        if rng.random() < SPELL_TRY:  # a spell not tried yet: any face-up one
+        if rng.random() < SPELL_TRY:  # any face-up spell, whatever its value
             pick = int(rng.random() * len(decision.options))
             return [float(i == pick) for i in range(len(decision.options))]
         return [self._offer_value(view, market[e][slot]) + SPELL_SPREAD * rng.random() for e, slot in decision.options]
