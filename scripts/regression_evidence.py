@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from septima_sim import regression
+from septima_sim import regression, runner
 from septima_sim.experiment import load_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +74,8 @@ def specificity_unpaired(blocks: int, jobs: int) -> None:
     played = []
     for k in range(blocks + 1):
         exp = load_experiment(CONFIG, seed=_seed(k))
-        played.append(regression.play(regression.shard_tasks(exp), jobs).outcomes)
+        with runner.parallel_backend("local", jobs, None):
+            played.append(regression.play(regression.shard_tasks(exp)).outcomes)
         print(f"  played seed block {k}", file=sys.stderr, flush=True)
     passes, inconclusive = 0, 0
     for k in range(blocks):

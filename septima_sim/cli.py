@@ -47,6 +47,12 @@ MAX_JOBS = 1024
 """Upper bound of ``--jobs`` (worker processes)."""
 
 ContentOpt = Annotated[Path | None, typer.Option("--content", help="Content pack folder (default: the built-in pack).")]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="local (worker processes here) or dask (a cluster: README, Scaling out).")
+]
+SchedulerOpt = Annotated[
+    str | None, typer.Option("--scheduler", help="Dask scheduler address; default: a local cluster of --jobs workers.")
+]
 
 
 @app.command(
@@ -183,10 +189,8 @@ def run(
     ] = None,
     events: Annotated[bool, typer.Option("--events", help="Also log every engine event (events/ table).")] = False,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Root seed (overrides the file).")] = None,
-    backend: Annotated[str, typer.Option("--backend", help="local (loky processes) or dask.")] = "local",
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address; default: a local cluster.")
-    ] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
     resume: Annotated[
         Path | None, typer.Option("--resume", help="Finish an interrupted run directory (no game lost or doubled).")
     ] = None,
@@ -386,13 +390,18 @@ def baseline(
     games: Annotated[int | None, typer.Option("--games", "-n", help="Games per cell (overrides the file).")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Root seed (overrides the file).")] = None,
     content: ContentOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Play a config and write a compact balance baseline (per-game outcomes, seeds, content hash) for `check`."""
-    from septima_sim import regression
+    from septima_sim import regression, runner
 
     _check_counts(games=games, jobs=jobs, seed=seed)
     _check_out_path(out, "--out")
-    played = regression.baseline(config, out, jobs, games=games, seed=seed, content=content)
+    runner.check_backend(backend, scheduler)
+    played = regression.baseline(
+        config, out, jobs, games=games, seed=seed, content=content, backend=backend, scheduler=scheduler
+    )
     if played.errors:
         typer.echo(f"{played.errors} game(s) raised, no baseline written; first: {played.first_error}", err=True)
         raise typer.Exit(3)
@@ -418,11 +427,14 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Inconclusive metrics fail the check too.")] = False,
     junit: Annotated[Path | None, typer.Option("--junit", help="Also write JUnit XML (one case per metric).")] = None,
     content: ContentOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Replay a baseline's seeds on the current code and content; fail on a real balance shift, pass on noise."""
-    from septima_sim import regression
+    from septima_sim import regression, runner
 
     _check_counts(jobs=jobs)
+    runner.check_backend(backend, scheduler)
     if junit is not None:
         _check_out_path(junit, "--junit")
 
@@ -431,7 +443,17 @@ def check(
             open_ = sum(r.verdict == "inconclusive" for r in rows)
             typer.echo(f"look {look}/{looks}: {open_} metric(s) inconclusive", err=True)
 
-    result = regression.check(baseline, tolerance, jobs, sequential, strict=strict, content=content, on_look=progress)
+    result = regression.check(
+        baseline,
+        tolerance,
+        jobs,
+        sequential,
+        strict=strict,
+        content=content,
+        on_look=progress,
+        backend=backend,
+        scheduler=scheduler,
+    )
     text = regression.markdown(result)
     typer.echo(text)
     regression.append_step_summary(text)
@@ -471,6 +493,8 @@ def ladder(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Ladder folder (default: runs/ladder-p<N>-<time>).")
     ] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Rank policies by playing them against each other: matchup matrix with intervals and openskill ratings."""
@@ -486,6 +510,7 @@ def ladder(
     if len(names) < 2 or len(set(names)) != len(names):
         raise UserError(f"--policies needs at least two different personas, got {policies!r}")
     _check_counts(games=games, jobs=jobs, seed=seed)
+    runner.check_backend(backend, scheduler)
     modules = _enabled_modules(module, shapeshifting=shapeshifting, omens=omens)
     exp = build(
         ladder_mod.ladder_config(names, players=players, games=games, seed=seed, mode=mode, modules=modules), "ladder"
@@ -510,8 +535,8 @@ def ladder(
     else:
         manifest, lock = rundir.create_run_dir(exp, run_dir, force=False, events=False)
     try:
-        with runner.parallel_backend("local", jobs, None):
-            summary = runner.execute(exp, run_dir, manifest, backend="local", console=console, quiet=quiet)
+        with runner.parallel_backend(backend, jobs, scheduler):
+            summary = runner.execute(exp, run_dir, manifest, backend=backend, console=console, quiet=quiet)
     except runner.RunInterrupted as exc:
         raise runner.RunInterrupted(
             f"interrupted; finish the ladder by running it again: {again}", exc.exit_code
@@ -568,20 +593,24 @@ def tune(
         Path | None, typer.Option("--out", "-o", help="Tune folder (default: runs/tune-<name>-<time>).")
     ] = None,
     resume: Annotated[Path | None, typer.Option("--resume", help="Continue the study of a tune folder.")] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Search content values that meet balance targets (optuna), confirm the best on fresh seeds, write a patch."""
     from rich.console import Console
 
+    from septima_sim import runner
     from septima_sim import tune as tuning
 
     _check_counts(games=games, jobs=jobs, seed=seed)
+    runner.check_backend(backend, scheduler)
     if trials is not None and not 0 < trials <= tuning.MAX_TRIALS:
         raise UserError(f"--trials must be between 1 and {tuning.MAX_TRIALS:,}, got {trials}")
     if (resume is None) == (tune_file is None):
         raise UserError("give a TUNE_FILE to start a study, or --resume DIR to continue one (not both)")
     if resume is not None and (games is not None or seed is not None or out is not None):
-        raise UserError("--resume continues a study as configured: only --trials, --jobs and --quiet apply")
+        raise UserError("--resume continues a study as configured: only --trials, --jobs, --backend and --quiet apply")
     console = Console(stderr=True)
     try:
         if resume is not None:
@@ -589,7 +618,9 @@ def tune(
         else:
             assert tune_file is not None
             cfg, folder = tuning.prepare(tune_file, out=out, trials=trials, games=games, seed=seed)
-        result = tuning.execute(cfg, folder, jobs=jobs, console=console, quiet=quiet)
+        result = tuning.execute(
+            cfg, folder, jobs=jobs, backend=backend, scheduler=scheduler, console=console, quiet=quiet
+        )
     except tuning.TuneError as exc:
         raise UserError(str(exc)) from None
     except tuning.GamesRaised as exc:
@@ -642,14 +673,18 @@ def ablate(
         ),
     ] = "removed,forced",
     resume: Annotated[bool, typer.Option("--resume", help="Continue the ablation in --out (same options).")] = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Causal effect of each component: remove it (or force it to a seat), replay the same seeds, compare pairs."""
     from rich.console import Console
 
     from septima_sim import ablate as ablation
+    from septima_sim import runner
 
     _check_counts(jobs=jobs, seed=seed)
+    runner.check_backend(backend, scheduler)
     if out is not None:
         _check_out_path(out, "--out", folder=True)
     try:
@@ -668,7 +703,7 @@ def ablate(
     except ablation.AblateError as exc:
         raise UserError(str(exc)) from None
     console = Console(stderr=True)
-    result = ablation.execute(plan, jobs=jobs, console=console, quiet=quiet)
+    result = ablation.execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, console=console, quiet=quiet)
     if not quiet:
         from septima_sim.ablate import page, table
 
@@ -737,10 +772,8 @@ def sensitivity(
         int | None, typer.Option("--seed", "-s", help="Root seed of games and design (overrides the file).")
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the study in --out (same options).")] = False,
-    backend: Annotated[str, typer.Option("--backend", help="local (loky processes) or dask.")] = "local",
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address; default: a local cluster.")
-    ] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary.")] = False,
 ) -> None:
     """Which assumed values drive each metric (SALib Morris or Sobol over content variants on common seeds)."""

@@ -61,6 +61,7 @@ _USER_ERRORS: tuple[tuple[str, str], ...] = (
     ("septima_sim.regression", "RegressionInputError"),
     ("septima_sim.analysis", "RunDataError"),
     ("septima_sim.runner", "RunError"),
+    ("septima_sim.cluster", "ClusterError"),
     ("septima_sim.store", "RunDirError"),
     ("septima_sim.run_lock", "RunLocked"),
     ("septima_sim.safe_path", "UnsafePath"),

@@ -114,7 +114,7 @@ else:
 
 
 class ExperimentConfig(BaseModel):
-    """One experiment file (see README, Config reference)."""
+    """One experiment file (see docs/config.md)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -275,7 +275,10 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
     cells = _cells(cfg, lineups, decks, source)
     if not cells:
         raise ExperimentError(f"{source}: the exclude rules leave no cell to play")
-    digest = hashlib.sha256(json.dumps(cfg.model_dump(), sort_keys=True).encode()).hexdigest()[:16]
+    hashed = cfg.model_dump()
+    if content_dir is not None:  # as config.toml records it (absolute), so that `run --resume` finds the same hash
+        hashed["content"] = str(content_dir)
+    digest = hashlib.sha256(json.dumps(hashed, sort_keys=True).encode()).hexdigest()[:16]
     return Experiment(cfg, tuple(cells), content_dir, digest)
 
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import hashlib
 import json
 import os
 import shlex
+import shutil
+import tempfile
 import time
 import traceback
 import warnings
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +34,7 @@ from rich.text import Text
 
 from septima_sim import stopping, store
 from septima_sim.content import Content, load_content
+from septima_sim.content.schema import FILES as PACK_FILES
 from septima_sim.engine import GameConfig, Policy, play_game
 from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
@@ -76,7 +80,7 @@ class ShardTask:
     start: int
     stop: int
     root_seed: int
-    content_dir: str | None
+    pack: PackFiles | None  # the content pack's files, shipped: a worker needs no shared disk
     events: bool
     override_dtypes: dict[str, pl.DataType]
 
@@ -95,6 +99,35 @@ class ShardOutput:
     games: int
     errors: int
     tables: dict[str, tuple[bytes, int]] = field(default_factory=dict)
+    run_dir: str = ""  # the run the shard belongs to (``execute_many`` plays several runs' shards in one stream)
+
+
+PackFiles = tuple[tuple[str, bytes], ...]
+"""A content pack as (file name, bytes) pairs: what a shard task carries instead of a folder on the driver's disk."""
+
+
+def pack_files(content_dir: Path) -> PackFiles:
+    """The files of the content pack in ``content_dir`` (the loader's fixed file names), read once per plan."""
+    return tuple((name, (content_dir / name).read_bytes()) for name in PACK_FILES if (content_dir / name).is_file())
+
+
+@functools.lru_cache(maxsize=32)
+def unpacked(files: PackFiles) -> str:
+    """A folder holding a shipped pack on this machine: ``septima-pack-<digest>`` under the temp folder, written
+    once per digest (to a fresh folder renamed into place, so a half-written pack is never read)."""
+    digest = hashlib.sha256(b"".join(n.encode() + b"\0" + hashlib.sha256(d).digest() for n, d in files)).hexdigest()
+    folder = Path(tempfile.gettempdir()) / f"septima-pack-{digest[:24]}"
+    if not folder.is_dir():
+        fresh = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", dir=folder.parent))
+        for name, data in files:
+            if name not in PACK_FILES:  # only the loader's own file names: nothing a task says becomes a path
+                raise RunError(f"a shard task carries an unknown content file {name!r}")
+            (fresh / name).write_bytes(data)
+        try:
+            fresh.rename(folder)
+        except OSError:  # another worker on this machine put it there first
+            shutil.rmtree(fresh, ignore_errors=True)
+    return str(folder)
 
 
 @functools.lru_cache(maxsize=32)
@@ -128,11 +161,14 @@ def play_shard(task: ShardTask) -> ShardOutput:
     """Play games [start, stop) of one cell; a game that raises becomes an errors row and the shard goes on."""
     cell = task.cell
     config = cell.game_config()
-    content = cell_content(cell, task.content_dir)
+    content = cell_content(cell, unpacked(task.pack) if task.pack else None)
     gc.freeze()  # modules, content and tables live as long as the worker: no collection walks them again
     overrides = {path: store.override_value(v) for path, v in cell.overrides}
     cols: dict[str, dict[str, list[Any]]] = {t: {} for t in store.TABLES}
     rows = dict.fromkeys(store.TABLES, 0)
+    # In the driver (one job), Ctrl-C and SIGTERM wait for the game in play to end: a KeyboardInterrupt raised inside
+    # the compiled engine can abort the process ("fatal: out of memory" from mypyc's runtime, seen once in CI).
+    in_driver = _IN_PROCESS.get()
     for index in range(task.start, task.stop):
         seed = game_seed(task.root_seed, index)
         keys = {"run_id": task.run_id, "cell_id": cell.id, "game_index": index}
@@ -140,7 +176,8 @@ def play_shard(task: ShardTask) -> ShardOutput:
         t0 = time.perf_counter()
         try:
             policies = [make_policy(name) for name in cell.seat_personas(index)]
-            result = play_game(config, content, policies, seed, events.append if task.events else None)
+            with stopping.signals_deferred() if in_driver else nullcontext():
+                result = play_game(config, content, policies, seed, events.append if task.events else None)
         except Exception as exc:
             row = {
                 **keys,
@@ -163,7 +200,7 @@ def play_shard(task: ShardTask) -> ShardOutput:
         for ev in events:
             _append(cols["events"], {**keys, **ev}, rows["events"])
             rows["events"] += 1
-    out = ShardOutput(task.key, cell.id, task.part, task.stop - task.start, rows["errors"])
+    out = ShardOutput(task.key, cell.id, task.part, task.stop - task.start, rows["errors"], run_dir=task.run_dir)
     for table in store.TABLES:
         if (table == "events" and not task.events) or (table == "errors" and not rows["errors"]):
             continue
@@ -176,11 +213,11 @@ def iter_tasks(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> Ite
     """Every shard of the run, lazily, in a fixed order (cell by cell, block by block)."""
     cfg = exp.config
     dtypes = {path: store.override_dtype(values) for path, values in cfg.overrides.items()}
-    content_dir = str(exp.content_dir) if exp.content_dir else None
+    pack = pack_files(exp.content_dir) if exp.content_dir else None
     for cell in exp.cells:
         for part, start in enumerate(range(0, cfg.games_per_cell, cfg.shard_size)):
             stop = min(start + cfg.shard_size, cfg.games_per_cell)
-            yield ShardTask(run_id, str(run_dir), cell, part, start, stop, cfg.seed, content_dir, events, dtypes)
+            yield ShardTask(run_id, str(run_dir), cell, part, start, stop, cfg.seed, pack, events, dtypes)
 
 
 def plan(exp: Experiment, run_id: str, run_dir: Path, events: bool) -> list[ShardTask]:
@@ -223,28 +260,11 @@ def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> I
         with parallel_config(backend="loky", n_jobs=jobs or -1, **watchdog):
             yield f"local, {jobs or 'all'} job(s)"
         return
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise RunError("--backend dask needs the dask extra: pip install 'septima-sim[dask]'") from None
-    cluster = None
-    if scheduler:
-        try:
-            client = Client(scheduler, timeout=20)
-        except (OSError, TimeoutError) as exc:
-            raise RunError(f"cannot reach the dask scheduler {scheduler}: {exc}") from None
-    else:
-        n = jobs if jobs and jobs > 0 else None
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, host="127.0.0.1", dashboard_address=None)
-        client = Client(cluster)
-    try:
-        with parallel_config(backend="dask", wait_for_workers_timeout=60):
-            address = client.scheduler.address if client.scheduler is not None else scheduler
-            yield f"dask, {address}, {sum(client.nthreads().values())} worker thread(s)"
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    from septima_sim import cluster
+
+    with cluster.connect(scheduler, jobs) as client, parallel_config(backend="dask", wait_for_workers_timeout=60):
+        address = client.scheduler.address if client.scheduler is not None else scheduler
+        yield f"dask, {address}, {sum(client.nthreads().values())} worker thread(s)"
 
 
 def now() -> str:
@@ -274,6 +294,15 @@ class Summary:
         return self.played_now / self.seconds if self.seconds > 0 else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """One run of ``execute_many``: its experiment, its directory and its manifest (created or reopened, locked)."""
+
+    exp: Experiment
+    run_dir: Path
+    manifest: dict[str, Any]
+
+
 def execute(
     exp: Experiment,
     run_dir: Path,
@@ -288,14 +317,37 @@ def execute(
     the caller's ``parallel_backend``). On Ctrl-C or SIGTERM the workers are stopped, the manifest says
     ``interrupted`` and RunInterrupted is raised; a write error (disk full, permission) raises RunError the same way.
     """
-    shards = manifest["shards"]
-    for key in [k for k, info in shards.items() if store.shard_problem(run_dir, info) is not None]:
+    plan = RunPlan(exp, run_dir, manifest)
+    return execute_many([plan], backend=backend, console=console, quiet=quiet, on_shard=on_shard)[0]
+
+
+def _todo(run: RunPlan) -> Iterator[ShardTask]:
+    """The shards of a run still to play; damaged or missing ones are dropped from its manifest first."""
+    shards = run.manifest["shards"]
+    for key in [k for k, info in shards.items() if store.shard_problem(run.run_dir, info) is not None]:
         for info in shards.pop(key)["files"].values():  # damaged or missing: replayed from scratch
-            (run_dir / info["path"]).unlink(missing_ok=True)
-    total = len(exp.cells) * exp.config.games_per_cell
-    done_games = sum(int(s["games"]) for s in shards.values())
-    errors = sum(int(s["errors"]) for s in shards.values())
-    todo = (t for t in iter_tasks(exp, manifest["run_id"], run_dir, manifest["events"]) if t.key not in shards)
+            (run.run_dir / info["path"]).unlink(missing_ok=True)
+    tasks = iter_tasks(run.exp, run.manifest["run_id"], run.run_dir, run.manifest["events"])
+    return (t for t in tasks if t.key not in shards)
+
+
+def execute_many(
+    runs: list[RunPlan],
+    *,
+    backend: str,
+    console: Console,
+    quiet: bool = False,
+    on_shard: Callable[[ShardOutput], None] | None = None,
+) -> list[Summary]:
+    """``execute`` for several runs at once: their shards are one stream of tasks (run by run, in the given order),
+    so small runs fill the workers together; each shard is written into its own run. A stop or a write error stops
+    every run (each manifest says ``interrupted``); RunInterrupted names the first run's resume command."""
+    todo = [t for run in runs for t in _todo(run)] if len(runs) > 1 else _todo(runs[0])
+    by_dir = {str(run.run_dir): run for run in runs}
+    totals = [len(run.exp.cells) * run.exp.config.games_per_cell for run in runs]
+    done_games = sum(int(s["games"]) for run in runs for s in run.manifest["shards"].values())
+    errors = {str(r.run_dir): sum(int(s["errors"]) for s in r.manifest["shards"].values()) for r in runs}
+    played = dict.fromkeys(errors, 0)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -307,11 +359,13 @@ def execute(
         disable=quiet,
     )
     t0 = time.perf_counter()
-    played = 0
+    first = runs[0]
     with stopping.sigterm_stops(), progress:
-        manifest["status"] = "running"
-        store.write_json_atomic(run_dir / "manifest.json", manifest)
-        bar = progress.add_task(manifest["run_id"], total=total, completed=0, errors=errors)
+        for run in runs:
+            run.manifest["status"] = "running"
+            store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
+        name = first.manifest["run_id"] if len(runs) == 1 else f"{len(runs)} runs"
+        bar = progress.add_task(name, total=sum(totals), completed=0, errors=sum(errors.values()))
         progress.update(bar, completed=done_games)
         if _IN_PROCESS.get():
             stream: Generator[ShardOutput, None, None] = (play_shard(t) for t in todo)
@@ -321,28 +375,34 @@ def execute(
             stream = Parallel(return_as="generator_unordered")(delayed(play_shard)(t) for t in todo)
         try:
             for out in stream:
+                run = by_dir[out.run_dir]
                 with stopping.signals_deferred():
-                    _record(run_dir, manifest, out)
-                played += out.games
-                errors += out.errors
-                progress.update(bar, advance=out.games, errors=errors)
+                    _record(run.run_dir, run.manifest, out)
+                played[out.run_dir] += out.games
+                errors[out.run_dir] += out.errors
+                progress.update(bar, advance=out.games, errors=sum(errors.values()))
                 if on_shard is not None:
                     on_shard(out)
         except KeyboardInterrupt as stop:
-            _stop(stream, run_dir, manifest)
+            _stop(stream, runs)
             raise RunInterrupted(
-                f"interrupted; finish the run with: septima-sim run --resume {shlex.quote(str(run_dir))}",
+                f"interrupted; finish the run with: septima-sim run --resume {shlex.quote(str(first.run_dir))}",
                 stopping.exit_code(stop),
             ) from None
         except OSError as exc:
-            _stop(stream, run_dir, manifest)
-            resume = shlex.join(["septima-sim", "run", "--resume", str(run_dir)])
+            _stop(stream, runs)
+            resume = shlex.join(["septima-sim", "run", "--resume", str(first.run_dir)])
             then = f"finished shards kept; free space or fix permissions, then {resume}"
-            raise RunWriteError(exc.filename or run_dir, exc.strerror or str(exc), then) from None
-        manifest["status"] = "finished"
-        manifest["finished"] = now()
-        store.write_json_atomic(run_dir / "manifest.json", manifest)
-    return Summary(run_dir, total, errors, played, time.perf_counter() - t0, backend)
+            raise RunWriteError(exc.filename or first.run_dir, exc.strerror or str(exc), then) from None
+        for run in runs:
+            run.manifest["status"] = "finished"
+            run.manifest["finished"] = now()
+            store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
+    seconds = time.perf_counter() - t0
+    return [
+        Summary(r.run_dir, total, errors[str(r.run_dir)], played[str(r.run_dir)], seconds, backend)
+        for r, total in zip(runs, totals, strict=True)
+    ]
 
 
 def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
@@ -355,14 +415,15 @@ def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
     store.write_json_atomic(run_dir / "manifest.json", manifest)
 
 
-def _stop(stream: Generator[Any, None, None], run_dir: Path, manifest: dict[str, Any]) -> None:
-    """Terminate the workers (closing joblib's generator aborts them) and mark the run ``interrupted``."""
+def _stop(stream: Generator[Any, None, None], runs: list[RunPlan]) -> None:
+    """Terminate the workers (closing joblib's generator aborts them) and mark every run ``interrupted``."""
     with stopping.signals_deferred(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # joblib's "N tasks ... cancelled": cancelling them is the point
         stream.close()
-        manifest["status"] = "interrupted"
-        with contextlib.suppress(OSError):  # a full disk may refuse this too; resume rebuilds the manifest
-            store.write_json_atomic(run_dir / "manifest.json", manifest)
+        for run in runs:
+            run.manifest["status"] = "interrupted"
+            with contextlib.suppress(OSError):  # a full disk may refuse this too; resume rebuilds the manifest
+                store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
 
 
 def replay(run_dir: Path, cell_id: str, index: int) -> tuple[GameConfig, Content, list[Policy], int]:

@@ -1,5 +1,5 @@
 """Every bad input to every command, through the installed console script in a subprocess: exit code 2, exactly one
-line on stderr naming the problem, no traceback, and no file created or changed (README, Commands: exit codes)."""
+line on stderr naming the problem, no traceback, and no file created or changed (docs/errors.md)."""
 
 from __future__ import annotations
 

@@ -127,6 +127,7 @@ def test_matchup_intervals_add_in_a_fixed_order(bots: Path, monkeypatch: pytest.
     done = septima(bots, "ladder", "--players", "3", "--policies", policies, "--games", "300", "--out", "l", "-q")
     assert done.returncode == 0, done.stderr
     monkeypatch.syspath_prepend(str(bots))
+    monkeypatch.delitem(sys.modules, "bots", raising=False)  # another test's bots.py may be imported already
     run_dir, names = bots / "l" / "runs" / "ladder-p3", ladder.recorded_names(policies.split(","))
     tables = {ladder.matchups(run_dir, policies.split(","), 3, names).write_csv() for _ in range(20)}
     assert len(tables) == 1  # a group_by in whatever order the threads finish gave two different ci_low here

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -195,6 +196,7 @@ def test_plugin_faults_are_games_that_raised_in_a_run(bots: Path, bot: str, jobs
 
 def test_only_plugins_play_behind_the_guard(bots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(bots))
+    monkeypatch.delitem(sys.modules, "bots", raising=False)  # another test's bots.py may be imported already
     assert isinstance(make_policy("balanced"), HeuristicPolicy)
     assert not any(isinstance(make_policy(name), PluginPolicy) for name in ("random", "greedy", "search:2", "ismcts"))
     guarded = make_policy("py:bots:Negative")

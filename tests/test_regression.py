@@ -181,13 +181,13 @@ def _committed() -> Path:
     path = Path(__file__).resolve().parent.parent / "tests" / "baselines" / "ci-baseline.json"
     version = json.loads(path.read_text()).get("schema_version")
     if version != regression.SCHEMA_VERSION:
-        pytest.skip(f"ci-baseline.json is format {version}: regenerate it (README, CI balance check)")
+        pytest.skip(f"ci-baseline.json is format {version}: regenerate it (docs/ci-check.md)")
     return path
 
 
 def test_committed_ci_baseline_matches_configs_ci() -> None:
     """The baseline .ci/run checks is readable and was built from configs/ci.toml as it is now (else regenerate it:
-    README, CI balance check)."""
+    docs/ci-check.md)."""
     committed = regression.read_baseline(_committed())
     root = Path(__file__).resolve().parent.parent
     assert committed.exp.hash == load_experiment(root / "configs" / "ci.toml").hash
@@ -340,7 +340,8 @@ def test_encoded_outcomes_give_the_verdicts_of_json_lists(baseline_file: Path, t
         .cast({"game_index": pl.Int32})
         for cell, frame in base.outcomes.items()
     }
-    current = regression.play(regression.shard_tasks(base.exp), 1).outcomes
+    with runner.parallel_backend("local", 1, None):
+        current = regression.play(regression.shard_tasks(base.exp)).outcomes
     tol = regression.load_tolerances()
     rows = regression.compare(regression.metrics(base.exp, base.outcomes, current), tol)
     assert rows == regression.compare(regression.metrics(base.exp, lists, current), tol)

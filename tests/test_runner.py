@@ -201,3 +201,27 @@ def test_planning_is_lazy_up_to_the_games_bound(tmp_path: Path) -> None:
     assert [(t.part, t.start, t.stop) for t in first] == [(0, 0, 1), (1, 1, 2), (2, 2, 3)]
     with pytest.raises(ExperimentError, match="less than or equal to 10000000"):
         build({**data, "games_per_cell": MAX_GAMES_PER_CELL + 1})
+
+
+def test_a_run_over_a_relative_content_folder_resumes(tmp_path: Path) -> None:
+    """config.toml records the content folder absolute; the config hash is of that form too, so `--resume` of a
+    run whose config named the pack relative to itself is not refused as "config changed" (it was, before)."""
+    import shutil
+
+    from septima_sim.content.loader import BASE_DIR
+
+    shutil.copytree(BASE_DIR, tmp_path / "pack")
+    (tmp_path / "c.toml").write_text(
+        'name = "c"\nseed = 4\ngames_per_cell = 20\nshard_size = 10\ncontent = "pack"\n[matrix]\nplayers = [2]\n'
+    )
+    script = [str(Path(sys.executable).parent / "septima-sim")]
+    done = subprocess.run([*script, "run", "c.toml", "--jobs", "1", "--out", "r", "-q"], cwd=tmp_path, check=False)
+    assert done.returncode == 0
+    first = rows(tmp_path / "r")
+    shard = next((tmp_path / "r" / "games").glob("*/part-00001.parquet"))
+    shard.unlink()
+    again = subprocess.run(
+        [*script, "run", "--resume", "r", "--jobs", "1", "-q"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert again.returncode == 0, again.stderr
+    assert shard.is_file() and rows(tmp_path / "r")[1].equals(first[1])

@@ -337,7 +337,8 @@ def test_report_says_which_findings_hold(config: Path, planted: Path, tmp_path: 
     assert any(p in seat for p in phrases)
     section = (tmp_path / "rep" / "summary.md").read_text().split("\n## Assumed values that matter most\n")[1]
     rows = [line for line in section.split("\n## ")[0].splitlines() if line.startswith("| ")]
-    assert any(r.startswith("| hunters.die.0 | assumed |") for r in rows)  # an assumed value that drives a metric
+    # an assumed value that drives a metric; its item is seeded, its faces assumed (per-value provenance, #26)
+    assert any(r.startswith("| hunters.die.0 | seed-base (assumed) |") for r in rows)
     assert not any("trials.winner_wisdom" in r for r in rows)  # it drives the score, but it is seed-base
     missing = script("report", str(run), "--sensitivity", str(tmp_path), "--out", str(tmp_path / "rep2"))
     assert missing.returncode == 2 and "no sensitivity.csv" in missing.stderr

@@ -248,8 +248,17 @@ def _configured_games(run_dir: Path) -> int:
         return 0
 
 
-def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = False) -> Result:
-    """Play the stages, stop each component by the sequential rule, and write every output."""
+def execute(
+    plan: Plan,
+    *,
+    jobs: int | None,
+    console: Console,
+    quiet: bool = False,
+    backend: str = "local",
+    scheduler: str | None = None,
+) -> Result:
+    """Play the stages, stop each component by the sequential rule, and write every output; the games run on
+    ``backend`` (one cluster for every stage)."""
     sched = sequential.schedule(plan.games)
     stages, last = sched.stages, sched.stages[-1]
     settings = Settings()
@@ -284,7 +293,7 @@ def execute(plan: Plan, *, jobs: int | None, console: Console, quiet: bool = Fal
         errors[run_dir.name] = summary.errors
 
     try:
-        with runner.parallel_backend("local", jobs, None), progress:
+        with runner.parallel_backend(backend, jobs, scheduler), progress:
             planned = len(dirs) * plan.cells * last
             bar = progress.add_task("", total=planned, completed=sum(games_on_disk(d) for d in dirs))
             for i, games in enumerate(stages):

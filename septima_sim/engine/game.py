@@ -23,6 +23,7 @@ from septima_sim.engine.draws import shuffle
 from septima_sim.engine.game_state import GameState
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
+from septima_sim.engine.public_fields import Owners, changes, public_fields
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.seeds import spawn_words
 from septima_sim.engine.state import Player
@@ -61,6 +62,7 @@ class Game:
         self.seed = seed
         self.sink = sink
         self.cause = "setup"  # the component or rule acting now: the default cause of a state change (events, Wisdom)
+        self.public: Owners = {}  # the public fields as the last event left them (only with a sink: ``emit``)
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)
@@ -147,7 +149,10 @@ class Game:
         return self.ask(kind, seat, options, context)
 
     def emit(self, kind: str, seat: int, **fields: object) -> None:
-        """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
+        """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free). Its ``changes``
+        hold every public field (``engine.public_fields``) that changed since the previous event, as
+        ``{key: [before, after]}``: so each change is in the first event after it, which callers send right after
+        the change, with its cause (``septima_sim.events.fold`` rebuilds the state from them)."""
         record: dict[str, object] = {
             "season": self.s.season + 1,
             "turn": self.s.turn + 1,
@@ -161,6 +166,9 @@ class Game:
         record.update(fields)
         for module_fields in self.hooks.event_fields:
             module_fields(self, record)
+        now = public_fields(self)
+        record["changes"] = changes(self.public, now)
+        self.public = now
         assert self.sink is not None
         self.sink(record)
 
@@ -173,7 +181,8 @@ class Game:
 
     def note(self, kind: str, seat: int, detail: object, cause: str | None = None) -> None:
         """An event for a state change other than Wisdom or suspicion (hand, coven, ingredients, potions, leader,
-        citizens, ritual row, board), with its cause. Callers check ``self.sink`` first."""
+        citizens, ritual row and column, board...), with its cause and a short text; sent right after the change, so
+        its ``changes`` hold it (``emit``). Callers check ``self.sink`` first."""
         self.emit(kind, seat, detail=str(detail), cause=cause or self.cause)
 
     def gain_wisdom(self, p: Player, amount: int, source: str, cause: str | None = None) -> None:
@@ -228,11 +237,12 @@ class Game:
         return [v for v in self.board.reach(here, steps) if v == here or v not in occ]
 
     def move_to(self, p: Player, vertex: int) -> None:
-        if self.sink is not None and vertex != p.vertex:
-            self.note("leader", p.seat, f"{p.vertex} -> {vertex}")
-        self.s.occupied.discard(p.vertex)
+        before = p.vertex
+        self.s.occupied.discard(before)
         p.vertex = vertex
         self.s.occupied.add(vertex)
+        if self.sink is not None and vertex != before:
+            self.note("leader", p.seat, f"{before} -> {vertex}")
 
     def move_leader(self, p: Player, steps: int) -> None:
         """Move up to `steps` steps (-1 = any number); the end vertex must be free."""
@@ -325,6 +335,7 @@ class Game:
             self.n,
         )
         twin.seed, twin.sink, twin.cause, twin.policies = self.seed, None, self.cause, list(policies)
+        twin.public = {}
         twin.recorder = None
         twin._use_tables(self.tables)
         twin.s = self.s.copy()

@@ -1,6 +1,6 @@
 """What a finished game reports: one games row and one players row per seat, as plain dicts.
 
-Column names and meanings are documented in README.md (Outputs). Per-card and per-potion columns take their names from
+Column names and meanings are documented in docs/outputs.md. Per-card and per-potion columns take their names from
 the content pack (``played_<action>``, ``brewed_<potion>``).
 """
 

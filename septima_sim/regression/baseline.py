@@ -38,13 +38,17 @@ def baseline(
     games: int | None = None,
     seed: int | None = None,
     content: Path | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> Played:
-    """Play a config and write its baseline file (nothing is written if a game raised: check ``errors``)."""
+    """Play a config and write its baseline file (nothing is written if a game raised: check ``errors``); the games
+    run on ``backend`` (``runner.parallel_backend``)."""
     try:
         exp = load_experiment(config_path, games=games, seed=seed, content=content)
     except ExperimentError as exc:
         raise RegressionInputError(str(exc)) from None
-    played = play(shard_tasks(exp), jobs)
+    with runner.parallel_backend(backend, jobs, scheduler):
+        played = play(shard_tasks(exp))
     if not played.errors:
         write_baseline(exp, played.outcomes, out_file)
     return played

@@ -61,20 +61,17 @@ def merge(parts: Iterable[Outcomes]) -> Outcomes:
     return {c: pl.concat(f, how="diagonal").sort("game_index") for c, f in merged.items()}
 
 
-def play(tasks: list[runner.ShardTask], jobs: int | None) -> Played:
-    """Play shards through the runner's worker function (local processes); each shard is reduced to its outcomes
-    as it arrives (the full games and players tables are never held together)."""
+def play(tasks: list[runner.ShardTask]) -> Played:
+    """Play shards through the runner's worker function, within the caller's ``runner.parallel_backend``; each shard
+    is reduced to its outcomes as it arrives (the full games and players tables are never held together)."""
     parts: list[Outcomes] = []
     played = Played({})
-    with runner.parallel_backend("local", jobs, None):
-        for out in Parallel(return_as="generator_unordered")(delayed(runner.play_shard)(t) for t in tasks):
-            played.errors += out.errors
-            if "games" in out.tables and "players" in out.tables:
-                parts.append(
-                    _outcomes(pl.read_parquet(out.tables["games"][0]), pl.read_parquet(out.tables["players"][0]))
-                )
-            if "errors" in out.tables and played.first_error is None:
-                played.first_error = pl.read_parquet(out.tables["errors"][0])["error"][0]
+    for out in Parallel(return_as="generator_unordered")(delayed(runner.play_shard)(t) for t in tasks):
+        played.errors += out.errors
+        if "games" in out.tables and "players" in out.tables:
+            parts.append(_outcomes(pl.read_parquet(out.tables["games"][0]), pl.read_parquet(out.tables["players"][0])))
+        if "errors" in out.tables and played.first_error is None:
+            played.first_error = pl.read_parquet(out.tables["errors"][0])["error"][0]
     played.outcomes = merge(parts)
     return played
 

@@ -13,6 +13,7 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
+from septima_sim import runner
 from septima_sim.analysis.stats import bh, bootstrap_replicates, holm, mcnemar_p, normal_p
 from septima_sim.content import load_content
 from septima_sim.regression.baseline import Baseline, read_baseline
@@ -150,11 +151,13 @@ def check(
     strict: bool = False,
     content: Path | None = None,
     on_look: Callable[[int, int, list[Row]], None] | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> CheckResult:
     """Replay a baseline's config and seeds on the current code and content and compare every metric.
 
     With ``sequential``, games are played one shard of every cell at a time and the check stops when no metric is
-    inconclusive (``on_look`` is told after each batch)."""
+    inconclusive (``on_look`` is told after each batch). The games run on ``backend``, one cluster for every look."""
     tol = load_tolerances(tolerance_file)
     base = read_baseline(baseline_file, content)
     tasks = shard_tasks(base.exp)
@@ -165,23 +168,24 @@ def check(
     planned = sum(t.stop - t.start for t in tasks)
     current_content = load_content(base.exp.content_dir)
     result = CheckResult([], base, current_content.hash, 0, planned, looks, strict=strict, alpha=tol.alpha)
-    for look, group in enumerate(groups, 1):
-        played = play(group, jobs)
-        result.errors += played.errors
-        result.first_error = result.first_error or played.first_error
-        if result.errors:
-            break
-        base.check_seeds(played.outcomes)
-        parts.append(played.outcomes)
-        current = merge(parts)
-        compared = chain(
-            metrics(base.exp, base.outcomes, current),
-            component_metrics(base.exp, current_content, base.outcomes, current),
-        )
-        result.rows = compare(compared, tol, looks)
-        result.games = sum(f.height for f in current.values())
-        if on_look is not None:
-            on_look(look, looks, result.rows)
-        if all(r.verdict != "inconclusive" for r in result.rows):  # untested cards stay so with more games
-            break
+    with runner.parallel_backend(backend, jobs, scheduler):
+        for look, group in enumerate(groups, 1):
+            played = play(group)
+            result.errors += played.errors
+            result.first_error = result.first_error or played.first_error
+            if result.errors:
+                break
+            base.check_seeds(played.outcomes)
+            parts.append(played.outcomes)
+            current = merge(parts)
+            compared = chain(
+                metrics(base.exp, base.outcomes, current),
+                component_metrics(base.exp, current_content, base.outcomes, current),
+            )
+            result.rows = compare(compared, tol, looks)
+            result.games = sum(f.height for f in current.values())
+            if on_look is not None:
+                on_look(look, looks, result.rows)
+            if all(r.verdict != "inconclusive" for r in result.rows):  # untested cards stay so with more games
+                break
     return result

@@ -78,7 +78,7 @@ def render_page(recording: Recording, title: str) -> str:
         "config": recording.config,
         "board": recording.board,
         "names": recording.names,
-        "events": recording.events,
+        "events": [{k: v for k, v in e.items() if k != "changes"} for e in recording.events],  # the frames hold them
         "deltas": delta_frames(recording.frames),
         "final": {"wisdom": [r["wisdom"] for r in rows], "suspicion": [r["suspicion_end"] for r in rows]},
     }

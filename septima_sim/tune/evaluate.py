@@ -15,7 +15,7 @@ import polars as pl
 from rich.console import Console
 
 from septima_sim import store
-from septima_sim.ablate.grow import play_into
+from septima_sim.ablate.grow import play_many_into
 from septima_sim.experiment import Experiment, ExperimentError, build
 from septima_sim.tune.schema import TuneConfig, TuneError
 
@@ -65,8 +65,13 @@ def experiment(
 def play(exp: Experiment, run_dir: Path, console: Console) -> Played:
     """Play the experiment into ``run_dir``: a fresh run directory, or the same one grown to more games (or left
     unfinished by an interrupted tune), keeping the shards it holds (``ablate.grow.play_into``)."""
-    summary = play_into(exp, run_dir, console)
-    return read(run_dir, summary.errors)
+    return play_many([(exp, run_dir)], console)[0]
+
+
+def play_many(runs: list[tuple[Experiment, Path]], console: Console) -> list[Played]:
+    """``play`` for the trials of a batch, their shards one stream of tasks (``ablate.grow.play_many_into``)."""
+    summaries = play_many_into(runs, console)
+    return [read(run_dir, summary.errors) for (_, run_dir), summary in zip(runs, summaries, strict=True)]
 
 
 def read(run_dir: Path, errors: int = 0) -> Played:

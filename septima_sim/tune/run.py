@@ -89,10 +89,21 @@ def reopen(out: Path, *, trials: int | None) -> TuneConfig:
     return cfg
 
 
-def execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, quiet: bool = False) -> Result:
-    """Run the study to its trial budget, confirm the best candidates and write every output."""
+def execute(
+    cfg: TuneConfig,
+    out: Path,
+    *,
+    jobs: int | None,
+    console: Console,
+    quiet: bool = False,
+    backend: str = "local",
+    scheduler: str | None = None,
+) -> Result:
+    """Run the study to its trial budget, confirm the best candidates and write every output; every trial's games
+    run on ``backend`` (one cluster for the whole study)."""
     try:
-        return _execute(cfg, out, jobs=jobs, console=console, quiet=quiet)
+        with runner.parallel_backend(backend, jobs, scheduler):
+            return _execute(cfg, out, console=console, quiet=quiet)
     except (KeyboardInterrupt, runner.RunInterrupted) as exc:
         code = exc.exit_code if isinstance(exc, runner.RunInterrupted) else stopping.exit_code(exc)
         raise TuneInterrupted(f"interrupted; continue with: {resume_command(out)}", code) from None
@@ -121,7 +132,7 @@ def _root_cause(exc: BaseException) -> str:
     return str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
 
 
-def _execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, quiet: bool) -> Result:
+def _execute(cfg: TuneConfig, out: Path, *, console: Console, quiet: bool) -> Result:
     at = targets.counts(cfg.targets, cfg.base.players)
     the_study = study.open_study(cfg, out)
     progress = Progress(
@@ -140,7 +151,7 @@ def _execute(cfg: TuneConfig, out: Path, *, jobs: int | None, console: Console, 
         except ValueError:
             return "-"
 
-    with runner.parallel_backend("local", jobs, None), progress:
+    with progress:
         bar = progress.add_task(
             "", total=cfg.budget.trials, completed=study.finished(the_study), name=cfg.name, best=best_text()
         )

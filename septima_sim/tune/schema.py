@@ -151,6 +151,10 @@ class Budget(_Strict):
     confirm_top: Annotated[int, Field(gt=0)] = 3
     sampler: Literal["tpe", "cmaes", "random"] = "tpe"
     pruner: Literal["halving", "none"] = "halving"
+    # Trials in flight at once: asked together (the sampler proposes them before it sees their results) and played
+    # rung by rung as one stream of shard tasks, so small trials fill a cluster's workers. A setting of the study,
+    # not of the backend: the same batch gives the same trials on every backend and job count.
+    batch: Annotated[int, Field(gt=0, le=64)] = 1
 
     @model_validator(mode="after")
     def _first_rung(self) -> Budget:
