@@ -128,8 +128,10 @@ def component_impact(
     players: Frame, games: Frame, settings: Settings, modules: Sequence[Module] = MODULES
 ) -> pl.DataFrame:
     """One row per component of the base game and of ``modules`` (the run's): rows present/absent, raw win rates
-    (Wilson), the pooled win-rate and Wisdom effects with 95% intervals, BH-adjusted p-values and ``flagged``, sorted
-    by the size of the effect."""
+    (Wilson), the pooled win-rate and Wisdom effects with 95% intervals, BH-adjusted p-values, ``flagged`` and
+    ``too_few`` (not flagged, and its interval is wider than ± the tolerance: too few games to tell it from no effect
+    or rank it). Sorted with ``too_few`` rows last, then by the bound of the interval nearest zero (in tolerances; 0
+    when the interval holds zero), then by p-value: never by a point estimate alone."""
     cells = collect(lazy(games).select(pl.col("cell_id").unique().sort()))["cell_id"].to_list()
     parts = []
     for kind in kinds(modules):
@@ -159,12 +161,17 @@ def component_impact(
     p = [normal_p(eff, se) for eff, se in table.select("_eff", "_se").iter_rows()]
     p_adj = bh([1.0 if math.isnan(x) else x for x in p])
     table = table.with_columns(p=pl.Series(p, dtype=pl.Float64), p_adj=pl.Series(p_adj, dtype=pl.Float64))
+    half = Z95 * pl.col("_se")
     table = table.with_columns(
         flagged=(pl.col("p_adj") < settings.alpha)
         & (pl.col("_eff").abs() >= pl.col("_tol"))
         & (pl.col("present") >= settings.min_component_rows),
-        _size=pl.col("_eff").abs() / pl.col("_tol"),
     )
-    return table.sort(["_size", "kind", "item"], descending=[True, False, False]).drop(
-        "_eff", "_se", "_tol", "_size", "win_se", "wisdom_se"
+    table = table.with_columns(
+        too_few=~pl.col("flagged") & ((half > pl.col("_tol")) | pl.col("_se").is_nan()),
+        # the interval's bound nearest zero (0 when the interval holds zero), in tolerances: what is ranked
+        _size=((pl.col("_eff").abs() - half).clip(0.0) / pl.col("_tol")).fill_nan(0.0),
     )
+    return table.sort(
+        ["too_few", "_size", "p_adj", "kind", "item"], descending=[False, True, False, False, False], nulls_last=True
+    ).drop("_eff", "_se", "_tol", "_size", "win_se", "wisdom_se")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Protocol, cast
 
 from septima_sim.engine.decisions import Kind
 
@@ -513,6 +513,11 @@ def make_view(game: Game, seat: int, policy: Policy) -> LiveView | SealedView:
 # ---- the search capability ----------------------------------------------------------------------------------------
 
 
+SEASON_END_STEPS: Final = frozenset({"trial", "crowd", "season_end"})
+"""Steps after a season's last moon phase that a game scored at that season's end skips in part (``flow.play_from``:
+crowd picks and the end of season happen only before another season)."""
+
+
 class Simulator:
     """What a search player may do with the game besides looking: play possible futures on a copy in which
     everything its seat cannot see is re-guessed (``Game.determinize``). The engine hands it to a policy that has
@@ -593,9 +598,15 @@ class Simulator:
         return run
 
     def last_season(self, seasons: int | None) -> int | None:
-        """The last season a copy plays when it is scored after `seasons` more season ends (None: the real end)."""
+        """The last season a copy plays when it is scored after `seasons` more season ends (None: the real end). At
+        a decision of the season's end (trial, crowd picks, end of season) the copy plays one season more: a copy
+        whose last season is this one skips those steps, and its replay would never reach the decision."""
         g = self._game
-        return None if seasons is None else min(len(g.rules.seasons) - 1, g.s.season + seasons)
+        if seasons is None:
+            return None
+        if g.s.step in SEASON_END_STEPS:
+            seasons += 1
+        return min(len(g.rules.seasons) - 1, g.s.season + seasons)
 
 
 # ---- branching at any decision (replay from the last checkpoint) --------------------------------------------------

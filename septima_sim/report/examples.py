@@ -68,7 +68,7 @@ def seat_example(
 
 def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, str], tuple[str, str, int]]:
     """Per flagged player-level component (kind, item): a typical win of a player who held it (a typical loss when
-    the component lowers the win rate)."""
+    the component lowers the win rate); a witch: drafted and still in that player's coven at the end."""
     columns = {k.name: k.column for k in kinds(run.modules) if not k.game_level}
     names = run.players.collect_schema().names()
     found: dict[tuple[str, str], tuple[str, str, int]] = {}
@@ -79,7 +79,10 @@ def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, s
         if column is None or column not in names:
             continue
         wins = (r["win_effect"] or 0) >= 0  # a component that hurts its holder: show a typical loss with it
-        candidates = run.players.filter((pl.col("won") == wins) & pl.col(column).list.contains(r["item"]))
+        held = pl.col(column).list.contains(r["item"])
+        if r["kind"] == "witch" and "witches" in names:  # drafted and still in the coven at the end (not lost)
+            held = held & pl.col("witches").list.contains(r["item"])
+        candidates = run.players.filter((pl.col("won") == wins) & held)
         game = _typical(candidates, run.games)
         if game is not None:
             outcome = "win" if wins else "loss"

@@ -144,7 +144,7 @@ def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str], settings
         out.append(Headline(text, "flagged", basis=_component_basis(r, settings)))
     if flagged.is_empty():
         r = comps.row(0, named=True)
-        text = f"No component stands out; the largest effect is {_component_line(r)}: ok"
+        text = f"No component stands out; the surest effect is {_component_line(r)}: ok"
         out.append(Headline(text, "ok", basis=_component_basis(r, settings)))
     return out
 

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.view import LiveView, PlayerView
+from septima_sim.players.heuristic.market import draw_lean
 from septima_sim.players.heuristic.modules import ModuleHandlers
 from septima_sim.players.heuristic.tables import tables_for
 
@@ -30,6 +31,7 @@ class HeuristicPolicy(ModuleHandlers):
     def reset(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self._rng = rng
+        self._lean = draw_lean(rng)
         self._fresh = True
         self._goals = None
         self._buildings = {}
@@ -96,7 +98,7 @@ def _live(view: PlayerView) -> LiveView:
 
 _HANDLERS: dict[str, Callable[[HeuristicPolicy, Decision, LiveView], list[float]]] = {
     Kind.START_VERTEX: HeuristicPolicy._start_vertex,
-    Kind.DRAFT_RETURN: HeuristicPolicy._lose_witch,
+    Kind.DRAFT_RETURN: HeuristicPolicy._draft_return,
     Kind.CARD: HeuristicPolicy._cards,
     Kind.PREMOVE: HeuristicPolicy._premove,
     Kind.MOVE: HeuristicPolicy._move,

@@ -81,10 +81,12 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
         rows = comps.filter(pl.col("game_level") == game_level).head(25)
         if rows.height:
             what = "Wisdom of every player when in play" if game_level else "Win rate when present"
-            sec.charts.append(_forest(rows, metric, scale, f"{what} minus absent (largest first)", unit))
+            title = f"{what} minus absent (surest effects first)"
+            sec.charts.append(_forest(rows, metric, scale, title, unit))
     sec.tables.append(
         table(
-            "Association (players chose these): present vs absent, largest first",
+            "Association (players chose these): present vs absent, by the interval's bound nearest zero; too few games "
+            "(an interval wider than the tolerance) last, unranked",
             comps,
             [
                 ("kind", col("kind")),
@@ -98,7 +100,7 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
                 ),
                 ("Wisdom effect", lambda r: ci_num(r, "wisdom_effect", "wisdom_lo", "wisdom_hi", sign=True)),
                 ("p (BH)", col("p_adj", pval)),
-                ("flagged", col("flagged", lambda v: "flagged" if v else "")),
+                ("flagged", lambda r: "flagged" if r["flagged"] else ("too few games" if r["too_few"] else "")),
             ],
             b.data("components", comps),
         )
