@@ -279,3 +279,22 @@ def test_introspection_does_not_reach_the_game(content: Content, how: str) -> No
     spy = Introspector(how)
     Game(GameConfig(2), content, [spy, RandomPolicy()], 5).play()
     assert not spy.found, spy.found[:3]
+
+
+def test_the_environments_seat_is_trusted_only_as_far_as_the_policy_it_hands_on_to() -> None:
+    """``ExternalSeat`` (the step environment's seat; ``then`` plays a forked seat on) reads the live view only when
+    ``then`` is a built-in player or absent: a plugin handed to a fork gets a sealed view, as everywhere."""
+    pytest.importorskip("greenlet")
+    from septima_sim.env.driver import ExternalSeat
+
+    class Plugin:
+        name = "plugin"
+        live_view = True
+
+        def reset(self, seat: int, rng: object) -> None: ...
+
+        def choose(self, decision: object, view: object) -> int:
+            return 0
+
+    assert trusted(ExternalSeat()) and trusted(ExternalSeat(then=make_policy("balanced")))
+    assert not trusted(ExternalSeat(then=Plugin()))  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
+from typing import ClassVar, NamedTuple, Protocol
 
 import greenlet
 
@@ -49,6 +49,7 @@ class ExternalSeat:
     `then`, only the first decision is driven from outside; `then` plays the seat from there on."""
 
     name = "env"
+    live_view: ClassVar[bool] = True  # our own seat: the live view only when ``then`` is trusted too (view.trusted)
 
     def __init__(self, guess: random.Random | None = None, then: Policy | None = None) -> None:
         self.guess = guess
