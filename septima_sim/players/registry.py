@@ -76,6 +76,21 @@ balanced_heuristic = partial(HeuristicPolicy, SEARCH_FALLBACK, BUILTIN[SEARCH_FA
 POLICIES["greedy"] = lambda: GreedyPolicy(balanced_heuristic(), balanced_heuristic)
 
 
+def _learned() -> Policy:
+    """``learned``: greedy's look-ahead at card choices scored by the value model (``players/learned.py``)."""
+    from septima_sim.learn.model import ModelError
+    from septima_sim.players.learned import LearnedPolicy, default_model
+
+    try:
+        model = default_model()
+    except ModelError as exc:
+        raise UnknownPolicyError(f"persona 'learned': {exc}") from None
+    return LearnedPolicy(model, balanced_heuristic(), balanced_heuristic)
+
+
+POLICIES["learned"] = _learned
+
+
 def _ismcts(name: str) -> Policy:
     """``ismcts``, ``ismcts:N`` (iterations per decision) or ``ismcts:Nms`` (milliseconds per decision)."""
     budget = name.partition(":")[2] or ISMCTS_BUDGET

@@ -1,0 +1,118 @@
+"""The ``learned`` player: greedy's look-ahead scored by the learned value model instead of the heuristic's
+``state_value`` (issue #33).
+
+At a card choice it plays each of the heuristic's best ``CANDIDATES`` cards once on a re-guessed copy of the game
+(``Simulator.branch``, common random numbers), balanced playing every seat to the end of the moon phase, and scores
+the position reached with the model's expected final Wisdom margin (the exact margin when the game ended there); no
+rollout runs to the season end. A card the heuristic rates ``CLEAR_LEAD`` above the rest is played at once. Every
+other decision is balanced's: card choices decide the turn, and branching at the ~70 other decisions of a game would
+cost greedy's ~40x balanced's CPU. The model defaults to the one shipped for the built-in pack
+(``septima_sim/learn/default_model.json``); ``SEPTIMA_LEARNED_MODEL`` names another model file. A model trained on
+another pack than the game's still plays, after a one-line warning on stderr (once per process and pack).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.results import GameResult
+from septima_sim.engine.view import PlayerView
+from septima_sim.learn.features import NAMES, features
+from septima_sim.learn.model import ModelError, ValueModel, load
+from septima_sim.players.branching import BranchingPlayer
+from septima_sim.players.heuristic import HeuristicPolicy
+
+DEFAULT_MODEL = Path(__file__).parent.parent / "learn" / "default_model.json"
+MODEL_ENV = "SEPTIMA_LEARNED_MODEL"
+"""Environment variable naming the model file ``learned`` plays with (default: ``DEFAULT_MODEL``)."""
+
+CANDIDATES = 3
+"""Cards looked ahead at a card choice: the heuristic's best this many (the rest are rarely right and cost a copy)."""
+CLEAR_LEAD = 4.0
+"""When the heuristic's best card leads its second by this many Wisdom units, it is played without a look-ahead."""
+TIE_BREAK = 1e-3
+"""Weight of the heuristic's own card values: they break ties between equal model values."""
+
+_WARNED: set[tuple[str, str]] = set()
+"""(model pack hash, game pack hash) pairs already warned about in this process."""
+
+
+@functools.lru_cache(maxsize=8)
+def model_at(path: str) -> ValueModel:
+    """The model in ``path``, read once per process; ModelError when it does not fit the features of this version."""
+    model = load(Path(path))
+    if model.features != NAMES:
+        raise ModelError(f"{path}: the model was trained on other features than this septima-sim computes")
+    return model
+
+
+def default_model() -> ValueModel:
+    """The model ``learned`` plays with: ``$SEPTIMA_LEARNED_MODEL`` or the shipped one."""
+    return model_at(os.environ.get(MODEL_ENV) or str(DEFAULT_MODEL))
+
+
+def final_margin(result: GameResult, seat: int) -> float:
+    """The seat's final Wisdom minus the best other seat's (its own Wisdom in a solo game)."""
+    wisdom = {int(str(row["seat"])): float(str(row["wisdom"])) for row in result.players}
+    others = [w for s, w in wisdom.items() if s != seat]
+    return wisdom[seat] - (max(others) if others else 0.0)
+
+
+class LearnedPolicy(BranchingPlayer):
+    """Chooses the card whose moon phase ends in the position of the highest learned value; balanced otherwise."""
+
+    def __init__(self, model: ValueModel, evaluator: HeuristicPolicy, rollout: Callable[[], Policy]) -> None:
+        super().__init__("learned", evaluator)
+        self.model = model
+        self.rollout = rollout
+        self._checked = False
+
+    def reset(self, seat: int, rng: random.Random) -> None:
+        super().reset(seat, rng)
+        self._checked = False
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        if decision.kind != Kind.CARD or len(decision.options) < 2:
+            return self.own.choose(decision, view)
+        if not self._checked:
+            self._checked = True
+            warn_pack(self.model, view.content.hash)
+        own = self.own.values(decision, view) or [0.0] * len(decision.options)
+        ranked = sorted(range(len(own)), key=lambda i: -own[i])[:CANDIDATES]  # stable: ties keep option order
+        if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
+            return ranked[0]
+        sim = self.simulator()
+        seed = self._rng.getrandbits(64)  # every option is played on the same re-guess (common random numbers)
+        values: dict[int, float] = {}
+        rows: list[list[float]] = []
+        open_options: list[int] = []
+        for i in ranked:
+            twin, result = sim.branch(decision, i, [self.rollout() for _ in range(sim.n_players)], seed, None, True)
+            if result is not None:  # the game ended in this moon phase: its margin is known
+                values[i] = final_margin(result, self.seat)
+            else:
+                rows.append(features(twin, self.own.evaluate(twin)))
+                open_options.append(i)
+        if rows:
+            values.update(zip(open_options, self.model.predict(np.asarray(rows)).tolist(), strict=True))
+        return max(ranked, key=lambda i: values[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
+
+
+def warn_pack(model: ValueModel, pack_hash: str) -> None:
+    """One line on stderr (once per process and pack) when the game's content pack is not the model's."""
+    key = (model.pack_hash, pack_hash)
+    if model.pack_hash and model.pack_hash != pack_hash and key not in _WARNED:
+        _WARNED.add(key)
+        print(
+            f"warning: the learned model was trained on content pack {model.pack_hash[:12]}, this game plays "
+            f"{pack_hash[:12]}: train one for this pack with `septima-sim learn CONFIG` (docs/players.md)",
+            file=sys.stderr,
+        )
