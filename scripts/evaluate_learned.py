@@ -16,8 +16,21 @@ import time
 from septima_sim.content import load_content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.decisions import Policy
+from septima_sim.learn.features import NAMES
+from septima_sim.learn.model import Array, ValueModel
 from septima_sim.players import learned, make_policy
 from septima_sim.players.duel import summarize
+
+
+class _Column:
+    """A stand-in model whose value is one feature column (``--evaluator heuristic``)."""
+
+    def __init__(self, model: ValueModel, column: int) -> None:
+        self.pack_hash = model.pack_hash
+        self.column = column
+
+    def predict(self, x: Array) -> Array:
+        return x[:, self.column]
 
 
 def main() -> None:
@@ -28,9 +41,16 @@ def main() -> None:
     parser.add_argument("--lead", type=float, default=learned.CLEAR_LEAD, help="heuristic lead that skips it")
     parser.add_argument("--model", help="model file (default: the shipped one)")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument(
+        "--evaluator", choices=("model", "heuristic"), default="model", help="heuristic: state_value instead"
+    )
     args = parser.parse_args()
     if args.model:
         os.environ[learned.MODEL_ENV] = args.model
+    if args.evaluator == "heuristic":  # the same look-ahead scored by the heuristic's state_value (greedy's score)
+        model = learned.default_model()
+        column = NAMES.index("heuristic_value")
+        learned.default_model = lambda: _Column(model, column)  # type: ignore[assignment,return-value]
     learned.CANDIDATES, learned.CLEAR_LEAD = args.candidates, args.lead
     content = load_content()
     config = GameConfig(args.players, "full", modules=frozenset({"shapeshifting", "omens"}))
@@ -59,7 +79,10 @@ def main() -> None:
     games = 2 * args.seeds
     per_learned, per_balanced = cpu_learned / games, cpu_balanced / args.seeds
     print(f"## learned vs balanced ({n} players, Full, both modules, seeds {args.seed0}..{args.seed0 + args.seeds - 1}")
-    print(f"   in both seatings: {games} games; candidates {args.candidates}, clear lead {args.lead})")
+    print(
+        f"   in both seatings: {games} games; candidates {args.candidates}, clear lead {args.lead}, "
+        f"evaluator {args.evaluator})"
+    )
     print(f"  learned win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] (target: at least 60%)")
     print(
         f"  CPU per game: learned {1000 * per_learned:.1f} ms, balanced {1000 * per_balanced:.1f} ms "

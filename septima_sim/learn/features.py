@@ -30,6 +30,11 @@ SEAT_FEATURES = (
     "suspicion",
     "trials_won",
     "seated",
+    "hand",
+    "healed",
+    "brewed",
+    "captures",
+    "ribbons",
 )
 """What one seat's block holds (raw counts; the model standardises them)."""
 
@@ -67,6 +72,11 @@ def _seat(view: LiveView, p: Player, seated: int) -> list[float]:
         float(p.suspicion),
         float(p.trials_won),
         float(seated),
+        float(sum(p.hand)),
+        float(sum(p.healed)),
+        float(sum(p.brewed)),
+        float(p.captures),
+        float(p.ribbons.bit_count()),
     ]
 
 

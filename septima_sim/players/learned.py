@@ -34,7 +34,7 @@ DEFAULT_MODEL = Path(__file__).parent.parent / "learn" / "default_model.json"
 MODEL_ENV = "SEPTIMA_LEARNED_MODEL"
 """Environment variable naming the model file ``learned`` plays with (default: ``DEFAULT_MODEL``)."""
 
-CANDIDATES = 3
+CANDIDATES = 2
 """Cards looked ahead at a card choice: the heuristic's best this many (the rest are rarely right and cost a copy)."""
 CLEAR_LEAD = 4.0
 """When the heuristic's best card leads its second by this many Wisdom units, it is played without a look-ahead."""
