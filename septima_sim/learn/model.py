@@ -54,11 +54,17 @@ class ValueModel:
     y_mean: float
     y_scale: float
     meta: dict[str, Any] = field(default_factory=dict)
+    _folded: tuple[Array, Array, Array, float] | None = field(default=None, repr=False, compare=False)
 
     def predict(self, x: Array) -> Array:
         """Expected final Wisdom margin of each row of ``x`` (rows: feature vectors in ``features`` order)."""
-        h = np.tanh(((x - self.mean) / self.scale) @ self.w1 + self.b1)
-        out: Array = (h @ self.w2 + self.b2) * self.y_scale + self.y_mean
+        folded = self._folded
+        if folded is None:  # the standardisation and output scaling folded into the weights, once
+            w1 = self.w1 / self.scale[:, None]
+            b1 = self.b1 - (self.mean / self.scale) @ self.w1
+            folded = self._folded = (w1, b1, self.w2 * self.y_scale, self.b2 * self.y_scale + self.y_mean)
+        w1, b1, w2, b2 = folded
+        out: Array = np.tanh(x @ w1 + b1) @ w2 + b2
         return out
 
     @property
