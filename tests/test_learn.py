@@ -14,8 +14,8 @@ from septima_sim.content import load_content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.learn import model as vm
 from septima_sim.learn.features import NAMES
+from septima_sim.players import UnknownPolicyError, make_policy
 from septima_sim.players import learned as learned_mod
-from septima_sim.players import make_policy
 from septima_sim.players.recording import Recording
 from tests.helpers import script
 
@@ -104,11 +104,19 @@ def test_shipped_model_is_for_the_shipped_pack_and_small() -> None:
     assert model.meta["validation"]["rows"] > 0
 
 
-def test_learned_plays_reproducibly() -> None:
+@pytest.mark.parametrize("name", ["learned", "vsearch:6"])
+def test_learned_players_play_reproducibly(name: str) -> None:
     content = load_content()
-    a = play_game(FULL_2P, content, [make_policy("learned"), make_policy("balanced")], 9)
-    b = play_game(FULL_2P, content, [make_policy("learned"), make_policy("balanced")], 9)
+    a = play_game(FULL_2P, content, [make_policy(name), make_policy("balanced")], 9)
+    b = play_game(FULL_2P, content, [make_policy(name), make_policy("balanced")], 9)
     assert a.players == b.players and a.game["winner_seats"] == b.game["winner_seats"]
+    assert a.players[0]["policy"] == name
+
+
+@pytest.mark.parametrize("name", ["vsearch:0", "vsearch:x", "vsearch:-3"])
+def test_a_bad_vsearch_budget_is_refused(name: str) -> None:
+    with pytest.raises(UnknownPolicyError, match="bad vsearch budget"):
+        make_policy(name)
 
 
 def test_a_model_of_another_pack_warns_once(capsys: pytest.CaptureFixture[str]) -> None:

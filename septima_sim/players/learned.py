@@ -67,12 +67,18 @@ def final_margin(result: GameResult, seat: int) -> float:
 
 
 class LearnedPolicy(BranchingPlayer):
-    """Chooses the card whose moon phase ends in the position of the highest learned value; balanced otherwise."""
+    """Chooses the card whose moon phase ends in the position of the highest learned value; balanced otherwise.
 
-    def __init__(self, model: ValueModel, evaluator: HeuristicPolicy, rollout: Callable[[], Policy]) -> None:
-        super().__init__("learned", evaluator)
+    With a ``budget`` (``vsearch:N``) every card is looked at, each on ``budget // cards`` re-guesses (the same ones
+    for every card), and the card of the best mean value wins."""
+
+    def __init__(
+        self, model: ValueModel, evaluator: HeuristicPolicy, rollout: Callable[[], Policy], budget: int = 0
+    ) -> None:
+        super().__init__(f"vsearch:{budget}" if budget else "learned", evaluator)
         self.model = model
         self.rollout = rollout
+        self.budget = budget
         self._checked = False
 
     def reset(self, seat: int, rng: random.Random) -> None:
@@ -80,30 +86,36 @@ class LearnedPolicy(BranchingPlayer):
         self._checked = False
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
-        if decision.kind != Kind.CARD or len(decision.options) < 2:
+        n = len(decision.options)
+        if decision.kind != Kind.CARD or n < 2:
             return self.own.choose(decision, view)
         if not self._checked:
             self._checked = True
             warn_pack(self.model, view.content.hash)
-        own = self.own.values(decision, view) or [0.0] * len(decision.options)
-        ranked = sorted(range(len(own)), key=lambda i: -own[i])[:CANDIDATES]  # stable: ties keep option order
-        if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
-            return ranked[0]
+        own = self.own.values(decision, view) or [0.0] * n
+        if self.budget:
+            ranked, samples = list(range(n)), max(1, self.budget // n)
+        else:
+            ranked, samples = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES], 1  # stable: ties keep order
+            if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
+                return ranked[0]
         sim = self.simulator()
-        seed = self._rng.getrandbits(64)  # every option is played on the same re-guess (common random numbers)
-        values: dict[int, float] = {}
+        seeds = [self._rng.getrandbits(64) for _ in range(samples)]  # the same re-guesses for every card
+        totals = dict.fromkeys(ranked, 0.0)
         rows: list[list[float]] = []
-        open_options: list[int] = []
+        where: list[int] = []
         for i in ranked:
-            twin, result = sim.branch(decision, i, [self.rollout() for _ in range(sim.n_players)], seed, None, True)
-            if result is not None:  # the game ended in this moon phase: its margin is known
-                values[i] = final_margin(result, self.seat)
-            else:
-                rows.append(features(twin, self.own.evaluate(twin)))
-                open_options.append(i)
+            for seed in seeds:
+                twin, result = sim.branch(decision, i, [self.rollout() for _ in range(sim.n_players)], seed, None, True)
+                if result is not None:  # the game ended in this moon phase: its margin is known
+                    totals[i] += final_margin(result, self.seat)
+                else:
+                    rows.append(features(twin, self.own.evaluate(twin)))
+                    where.append(i)
         if rows:
-            values.update(zip(open_options, self.model.predict(np.asarray(rows)).tolist(), strict=True))
-        return max(ranked, key=lambda i: values[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
+            for i, v in zip(where, self.model.predict(np.asarray(rows)).tolist(), strict=True):
+                totals[i] += v
+        return max(ranked, key=lambda i: totals[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
 
 
 def warn_pack(model: ValueModel, pack_hash: str) -> None:
