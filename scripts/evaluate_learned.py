@@ -4,7 +4,7 @@ each seed in both seatings, with the CPU per game of each side.
 The learned seat's CPU per game is the CPU of a learned-vs-balanced game minus half the CPU of a balanced-vs-balanced
 game on the same seed (balanced's own seat), so the rollouts it runs inside its look-ahead count as its own. Prints a
 plain-text report; it is not a test. Usage: ``python scripts/evaluate_learned.py [--seeds N] [--seed0 S]
-[--candidates C] [--lead L] [--model FILE] [--evaluator model|heuristic]``.
+[--candidates C] [--lead L] [--model FILE] [--evaluator model|heuristic] [--versus A B]``.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import argparse
 import os
 import time
 
-from septima_sim.content import load_content
+from septima_sim.content import Content, load_content
 from septima_sim.engine import GameConfig, play_game
-from septima_sim.engine.decisions import Policy
+from septima_sim.engine.decisions import Decision, Policy
+from septima_sim.engine.view import PlayerView
 from septima_sim.learn.features import NAMES
 from septima_sim.learn.model import Array, ValueModel
 from septima_sim.players import learned, make_policy
@@ -33,6 +34,38 @@ class _Column:
         return x[:, self.column]
 
 
+def head_to_head(content: Content, config: GameConfig, a: str, b: str, seeds: range) -> None:
+    """``a`` against ``b`` (2 players), each seed in both seatings, with each side's CPU per game: the CPU inside
+    each seat's ``choose`` (its rollouts included), timed on the instance."""
+    spent = {a: 0.0, b: 0.0}
+
+    def timed(policy: Policy) -> Policy:
+        original = policy.choose
+
+        def choose(decision: Decision, view: PlayerView) -> int:
+            t0 = time.process_time()
+            i = original(decision, view)
+            spent[policy.name] += time.process_time() - t0
+            return i
+
+        policy.choose = choose  # type: ignore[method-assign]
+        return policy
+
+    shares = []
+    for seed in seeds:
+        first = play_game(config, content, [timed(make_policy(a)), timed(make_policy(b))], seed).winners
+        second = play_game(config, content, [timed(make_policy(b)), timed(make_policy(a))], seed).winners
+        shares.append(((1.0 / len(first) if 0 in first else 0.0) + (1.0 / len(second) if 1 in second else 0.0)) / 2)
+    r = summarize(shares)
+    games = 2 * len(seeds)
+    print(f"## {a} vs {b} (2 players, Full, both modules, seeds {seeds.start}..{seeds.stop - 1} in both seatings)")
+    print(f"  {a} win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {games} games")
+    print(
+        f"  CPU per game: {a} {spent[a] / games:.3f} s, {b} {spent[b] / games:.3f} s "
+        f"({spent[a] / spent[b]:.2f} of {b}'s)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=100, help="seeds, each played in both seatings")
@@ -44,6 +77,7 @@ def main() -> None:
     parser.add_argument(
         "--evaluator", choices=("model", "heuristic"), default="model", help="heuristic: state_value instead"
     )
+    parser.add_argument("--versus", nargs=2, metavar=("A", "B"), help="A against B instead (e.g. vsearch:50 ismcts:50)")
     args = parser.parse_args()
     if args.model:
         os.environ[learned.MODEL_ENV] = args.model
@@ -55,6 +89,9 @@ def main() -> None:
     content = load_content()
     config = GameConfig(args.players, "full", modules=frozenset({"shapeshifting", "omens"}))
     n = args.players
+    if args.versus:
+        head_to_head(content, config, args.versus[0], args.versus[1], range(args.seed0, args.seed0 + args.seeds))
+        return
 
     def game(names: list[str], seed: int) -> tuple[float, list[int]]:
         policies: list[Policy] = [make_policy(name) for name in names]
