@@ -77,6 +77,7 @@ def main() -> None:
     parser.add_argument(
         "--evaluator", choices=("model", "heuristic"), default="model", help="heuristic: state_value instead"
     )
+    parser.add_argument("--player", default="learned", help="the player set against balanced (e.g. vsearch:20)")
     parser.add_argument("--versus", nargs=2, metavar=("A", "B"), help="A against B instead (e.g. vsearch:50 ismcts:50)")
     args = parser.parse_args()
     if args.model:
@@ -106,7 +107,7 @@ def main() -> None:
         per_seed = 0.0
         for seat in (0, n - 1):
             names = ["balanced"] * n
-            names[seat] = "learned"
+            names[seat] = args.player
             cpu, winners = game(names, seed)
             per_seed += (1.0 / len(winners) if seat in winners else 0.0) / 2
             cpu_learned += cpu - base * (n - 1) / n
@@ -115,15 +116,18 @@ def main() -> None:
     r = summarize(shares)
     games = 2 * args.seeds
     per_learned, per_balanced = cpu_learned / games, cpu_balanced / args.seeds
-    print(f"## learned vs balanced ({n} players, Full, both modules, seeds {args.seed0}..{args.seed0 + args.seeds - 1}")
+    print(
+        f"## {args.player} vs balanced ({n} players, Full, both modules, seeds {args.seed0}.."
+        f"{args.seed0 + args.seeds - 1}"
+    )
     print(
         f"   in both seatings: {games} games; candidates {args.candidates}, clear lead {args.lead}, "
         f"evaluator {args.evaluator})"
     )
     target = "target: at least 60%" if n == 2 else f"fair share {1 / n:.0%}: one learned seat among balanced ones"
-    print(f"  learned win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] ({target})")
+    print(f"  {args.player} win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] ({target})")
     print(
-        f"  CPU per game: learned {1000 * per_learned:.1f} ms, balanced {1000 * per_balanced:.1f} ms "
+        f"  CPU per game: {args.player} {1000 * per_learned:.1f} ms, balanced {1000 * per_balanced:.1f} ms "
         f"({per_learned / per_balanced:.1f}x; target: at most 3x)"
     )
 
