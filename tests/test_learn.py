@@ -173,6 +173,13 @@ def test_learn_bad_input_is_one_line(tiny_config: Path, tmp_path: Path, args: li
     assert not (tmp_path / "o" / "model.json").exists()
 
 
+def test_learn_refuses_cells_of_different_packs(tmp_path: Path) -> None:
+    config = tmp_path / "two-packs.toml"
+    config.write_text(CONFIG_2P + '\n[overrides]\n"suspicion.start" = [1, 2]\n')
+    r = script("learn", str(config), "--out", str(tmp_path / "o"))
+    assert r.returncode == 2 and "2 different content packs" in r.stderr
+
+
 def test_learn_missing_config_is_one_line(tmp_path: Path) -> None:
     r = script("learn", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "o"))
     assert r.returncode == 2 and "no such config file" in r.stderr

@@ -55,6 +55,12 @@ def prepare(config: Path, games: int | None, seed: int | None, iterations: int) 
             f"--games must be at least {HOLD_OUT} per cell (every fifth game is held out), got "
             f"{exp.config.games_per_cell}"
         )
+    hashes = {runner.cell_content(cell, exp.content_dir).hash for cell in exp.cells}
+    if len(hashes) > 1:
+        raise LearnError(
+            f"the cells play {len(hashes)} different content packs (overrides): a model is for one pack, so learn "
+            "from a config without content overrides"
+        )
     for cell in exp.cells:
         for name in cell.seat_personas(0):
             if name.startswith("py:"):
@@ -103,8 +109,7 @@ def learn(
     """Play, fit, validate and write ``out/model.json`` (and ``model-<k>.json``, ``validation.json`` per round)."""
     out.mkdir(parents=True, exist_ok=True)
     cfg = exp.config
-    pack = exp.cells[0]
-    pack_hash = runner.cell_content(pack, exp.content_dir).hash
+    pack_hash = runner.cell_content(exp.cells[0], exp.content_dir).hash
     t0 = time.perf_counter()
     data = Samples.empty()
     rounds: list[dict[str, Any]] = []
