@@ -18,7 +18,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from septima_sim import runner
+from septima_sim import __version__, runner, store
 from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Experiment, ExperimentError, load_experiment
 from septima_sim.learn.data import GAME_ID_STEP, LearnTask, Samples, play_task
@@ -131,7 +131,8 @@ def learn(
             train, held = data.where(~held_mask), data.where(held_mask)
             if len(train.margin) < 2:
                 raise LearnError("the games gave too few positions to learn from: raise --games")
-            model = fit(train.x, train.margin, NAMES, dataclasses.replace(training, seed=training.seed + k))
+            network = dataclasses.replace(training, seed=training.seed + k)
+            model = fit(train.x, train.margin, NAMES, network)
             lin = fit_linear(train.x, train.margin)
             val = metrics(model, lin, held)
             info = {
@@ -152,7 +153,8 @@ def learn(
                     "seed": cfg.seed,
                     "iterations": iterations,
                     "round": k,
-                    "network": dataclasses.asdict(training),
+                    "network": dataclasses.asdict(network),
+                    "septima_sim": __version__,
                 },
                 "validation": val,
             }
@@ -161,7 +163,7 @@ def learn(
                 console.print(_line(info), markup=False, highlight=False)
     assert model is not None
     model.save(out / "model.json")
-    (out / "validation.json").write_text(json.dumps(rounds, indent=1) + "\n", encoding="utf-8")
+    store.write_json_atomic(out / "validation.json", rounds)
     return Result(out, model, rounds, time.perf_counter() - t0)
 
 
