@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -127,6 +128,20 @@ def test_a_model_of_another_pack_warns_once(capsys: pytest.CaptureFixture[str]) 
     err = capsys.readouterr().err
     assert err.count("warning: the learned model was trained on content pack ffffffffffff") == 1
     assert "septima-sim learn" in err
+
+
+def test_playing_a_changed_pack_warns_once_and_plays_on(tmp_path: Path) -> None:
+    from septima_sim.content.loader import BASE_DIR
+
+    shutil.copytree(BASE_DIR, tmp_path / "pack")
+    actions = tmp_path / "pack" / "actions.toml"
+    head, _, tail = actions.read_text().partition('id = "plead"')
+    actions.write_text(head + 'id = "plead"' + tail.replace("wisdom = 2", "wisdom = 3", 1))
+    r = script("play", "--players", "2", "--lineup", "learned,balanced", "--content", str(tmp_path / "pack"))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("warning: the learned model was trained on content pack") == 1
+    plain = script("play", "--players", "2", "--lineup", "learned,balanced")
+    assert plain.returncode == 0 and "warning" not in plain.stderr
 
 
 def test_learn_writes_a_validated_model_through_the_console_script(tiny_config: Path, tmp_path: Path) -> None:
