@@ -844,7 +844,8 @@ def sensitivity(
     "Plays CONFIG's cells (its lineups; from the second round every seat is `learned` with the last model), records "
     "each seat's features at its card choices, fits a value model of the final Wisdom margin and validates it on "
     "the held-out games (every fifth). Writes model.json (with the pack hash and training config), model-<k>.json "
-    "per round and validation.json into --out. See docs/players.md, Learned evaluator."
+    "per round and validation.json into --out; --distill N also plays N games per cell of learned and writes "
+    "chooser.json (learned-fast). See docs/players.md, Learned evaluator."
 )
 def learn(
     config: Annotated[Path, typer.Argument(help="Experiment config (TOML): its cells and lineups play the games.")],
@@ -861,6 +862,10 @@ def learn(
     ] = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
+    distill: Annotated[
+        int,
+        typer.Option("--distill", help="Games per cell of learned self-play for learned-fast's chooser (0: none)."),
+    ] = 0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or round lines.")] = False,
 ) -> None:
     """Train a value model of a seat's position from self-play (the `learned` player's evaluator)."""
@@ -875,7 +880,7 @@ def learn(
     runner.check_backend(backend, scheduler)
     console = Console(stderr=True)
     try:
-        exp = learning.prepare(config, games, seed, iterations)
+        exp = learning.prepare(config, games, seed, iterations, distill)
         training = Training(seed=exp.config.seed)
         result = learning.learn(
             exp,
@@ -888,6 +893,7 @@ def learn(
             console=console,
             quiet=quiet,
             config_name=config.name,
+            distill=distill,
         )
     except (learning.LearnError, runner.RunError) as exc:
         raise UserError(str(exc)) from None

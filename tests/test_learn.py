@@ -14,7 +14,7 @@ import pytest
 from septima_sim.content import load_content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.learn import model as vm
-from septima_sim.learn.features import NAMES
+from septima_sim.learn.features import NAMES, pair_names
 from septima_sim.players import UnknownPolicyError, make_policy
 from septima_sim.players import learned as learned_mod
 from septima_sim.players.recording import Recording
@@ -105,7 +105,7 @@ def test_shipped_model_is_for_the_shipped_pack_and_small() -> None:
     assert model.meta["validation"]["rows"] > 0
 
 
-@pytest.mark.parametrize("name", ["learned", "vsearch:6"])
+@pytest.mark.parametrize("name", ["learned", "learned-fast", "vsearch:6"])
 def test_learned_players_play_reproducibly(name: str) -> None:
     content = load_content()
     a = play_game(FULL_2P, content, [make_policy(name), make_policy("balanced")], 9)
@@ -161,6 +161,42 @@ def test_learn_writes_a_validated_model_through_the_console_script(tiny_config: 
     assert (again / "model.json").read_bytes() == (out / "model.json").read_bytes()  # same seed, same model
 
 
+def test_learn_distill_writes_a_chooser_that_learned_fast_plays(tiny_config: Path, tmp_path: Path) -> None:
+    out = tmp_path / "d"
+    r = script("learn", str(tiny_config), "--out", str(out), "--jobs", "1", "--distill", "5")
+    assert r.returncode == 0, r.stderr
+    assert "the chooser picks the look-ahead's card" in r.stderr
+    chooser = vm.load(out / "chooser.json")
+    assert chooser.features == pair_names(load_content()) and chooser.pack_hash == load_content().hash
+    info = json.loads((out / "validation.json").read_text())[-1]
+    assert info["round"] == "distill" and info["games"] == 5 and info["train_rows"] > 0
+    game = script(
+        "play", "--players", "2", "--lineup", "learned-fast,balanced", "--seed", "3", cwd=tmp_path
+    )  # the shipped chooser
+    assert game.returncode == 0 and "warning" not in game.stderr, game.stderr
+
+
+def test_learned_fast_makes_no_copy_at_a_chosen_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    from septima_sim.engine.view import Simulator
+
+    branches = []
+    original = Simulator.branch
+    monkeypatch.setattr(Simulator, "branch", lambda self, *a, **k: branches.append(1) or original(self, *a, **k))
+    content = load_content()
+    fast = play_game(FULL_2P, content, [make_policy("learned-fast"), make_policy("balanced")], 9)
+    assert not branches and fast.players[0]["policy"] == "learned-fast"
+    play_game(FULL_2P, content, [make_policy("learned"), make_policy("balanced")], 9)
+    assert branches  # learned itself looks ahead on copies
+
+
+def test_a_chooser_for_other_cards_warns_once(capsys: pytest.CaptureFixture[str]) -> None:
+    model = learned_mod.default_model()
+    other = dataclasses.replace(learned_mod.default_chooser(), features=("x",) * 5)
+    assert not learned_mod.fits(other, load_content())
+    assert "the learned-fast chooser was trained on other cards" in capsys.readouterr().err
+    assert learned_mod.fits(learned_mod.default_chooser(), load_content()) and model.features == NAMES
+
+
 @pytest.mark.slow
 def test_learn_expert_iteration_on_two_workers(tiny_config: Path, tmp_path: Path) -> None:
     out = tmp_path / "ei"
@@ -179,6 +215,7 @@ def test_learn_expert_iteration_on_two_workers(tiny_config: Path, tmp_path: Path
         (["--games", "3"], "--games must be at least 5"),
         (["--jobs", "0"], "--jobs must be"),
         (["--backend", "cloud"], "--backend must be local or dask"),
+        (["--distill", "2"], "--distill must be 0 or 5 to"),
     ],
 )
 def test_learn_bad_input_is_one_line(tiny_config: Path, tmp_path: Path, args: list[str], message: str) -> None:

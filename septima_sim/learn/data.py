@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from septima_sim import runner
-from septima_sim.engine import play_game
+from septima_sim.content.model import Content
+from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.decisions import Policy
 from septima_sim.learn.features import NAMES
 from septima_sim.learn.model import Array, from_json
@@ -36,6 +37,9 @@ class LearnTask:
     shard: runner.ShardTask
     model: str | None
     base: int
+    pairs: bool = False
+    """Rows are the seats' looked-ahead choices between two cards (``pair_features``), labelled with the look-ahead's
+    value difference, instead of positions labelled with the final margin (``learn --distill``)."""
 
 
 @dataclass(slots=True)
@@ -53,6 +57,9 @@ class Samples:
         return Samples(np.zeros((0, len(NAMES))), np.zeros(0), np.zeros(0), np.zeros(0), games)
 
     def join(self, other: Samples) -> Samples:
+        if not len(other.margin) or not len(self.margin):  # an empty side may have another row width
+            keep = self if len(self.margin) else other
+            return Samples(keep.x, keep.margin, keep.win, keep.game, self.games + other.games)
         return Samples(
             np.vstack([self.x, other.x]),
             np.concatenate([self.margin, other.margin]),
@@ -92,6 +99,10 @@ def play_task(task: LearnTask) -> tuple[int, int, Samples]:
     game: list[float] = []
     played = 0
     for index in range(shard.start, shard.stop):
+        if task.pairs:
+            played += _play_pairs(task, index, config, content, xs, margin, game)
+            win.extend([0.0] * (len(margin) - len(win)))
+            continue
         seats = [Recording(p) for p in _seats(task, index)]
         try:
             result = play_game(config, content, seats, runner.game_seed(shard.root_seed, index))
@@ -114,3 +125,28 @@ def play_task(task: LearnTask) -> tuple[int, int, Samples]:
         shard.start,
         Samples(np.asarray(xs), np.asarray(margin), np.asarray(win), np.asarray(game), played),
     )
+
+
+def _play_pairs(
+    task: LearnTask,
+    index: int,
+    config: GameConfig,
+    content: Content,
+    xs: list[list[float]],
+    diffs: list[float],
+    game: list[float],
+) -> int:
+    """One game of ``learned`` seats whose looked-ahead two-card choices are written down; 1 if it was played."""
+    seats = [p for p in _seats(task, index) if isinstance(p, LearnedPolicy)]
+    rows: list[tuple[list[float], float]] = []
+    for seat in seats:
+        seat.trace = lambda pair, diff: rows.append((pair, diff))
+    try:
+        play_game(config, content, seats, runner.game_seed(task.shard.root_seed, index))
+    except Exception:  # a game that raises gives no rows
+        return 0
+    for pair, diff in rows:
+        xs.append(pair)
+        diffs.append(diff)
+        game.append(float(task.base + index))
+    return 1

@@ -10,6 +10,7 @@ the other seats' blocks and the best other seat's Wisdom.
 
 from __future__ import annotations
 
+from septima_sim.content.model import Content
 from septima_sim.engine.state import Player
 from septima_sim.engine.view import LiveView
 
@@ -108,3 +109,17 @@ def features(view: LiveView, heuristic_value: float) -> list[float]:
     progress = (view.season * turns + view.turn) / (seasons * turns)
     clock = [progress, float(view.season == seasons - 1), float(len(players))]
     return [*clock, heuristic_value, best, own[0] - best, *own, *others]
+
+
+def pair_names(content: Content) -> tuple[str, ...]:
+    """The features of a choice between two cards (``pair_features`` order) for the pack's cards."""
+    return (*NAMES, *(f"card_{a.id}" for a in content.actions), "balanced_gap")
+
+
+def pair_features(view: LiveView, heuristic_value: float, card_a: int, card_b: int, gap: float) -> list[float]:
+    """A choice between cards ``card_a`` and ``card_b`` (action indices) now: the position's features, +1 for card a
+    and -1 for card b, and balanced's value of a minus its value of b (``learned-fast``'s chooser reads these)."""
+    cards = [0.0] * len(view.content.actions)
+    cards[card_a] += 1.0
+    cards[card_b] -= 1.0
+    return [*features(view, heuristic_value), *cards, gap]

@@ -22,12 +22,13 @@ from septima_sim import __version__, runner, store
 from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Experiment, ExperimentError, load_experiment
 from septima_sim.learn.data import GAME_ID_STEP, LearnTask, Samples, play_task
-from septima_sim.learn.features import NAMES
+from septima_sim.learn.features import NAMES, pair_names
 from septima_sim.learn.model import Array, Training, ValueModel, fit, fit_linear
 
 HOLD_OUT = 5
 """Every fifth game (index 4 mod 5) is held out for validation."""
 MAX_ITERATIONS = 10
+MAX_DISTILL = 1_000_000
 
 
 class LearnError(ValueError):
@@ -42,10 +43,12 @@ class Result:
     seconds: float
 
 
-def prepare(config: Path, games: int | None, seed: int | None, iterations: int) -> Experiment:
+def prepare(config: Path, games: int | None, seed: int | None, iterations: int, distill: int = 0) -> Experiment:
     """The experiment whose cells are played for data; LearnError for a bad config or option."""
     if not 1 <= iterations <= MAX_ITERATIONS:
         raise LearnError(f"--iterations must be between 1 and {MAX_ITERATIONS}, got {iterations}")
+    if distill and not HOLD_OUT <= distill <= MAX_DISTILL:
+        raise LearnError(f"--distill must be 0 or {HOLD_OUT} to {MAX_DISTILL:,} games per cell, got {distill}")
     try:
         exp = load_experiment(config, games=games, seed=seed)
     except ExperimentError as exc:
@@ -105,6 +108,7 @@ def learn(
     console: Console,
     quiet: bool,
     config_name: str,
+    distill: int = 0,
 ) -> Result:
     """Play, fit, validate and write ``out/model.json`` (and ``model-<k>.json``, ``validation.json`` per round)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -163,8 +167,60 @@ def learn(
                 console.print(_line(info), markup=False, highlight=False)
     assert model is not None
     model.save(out / "model.json")
+    if distill:
+        chooser, info = _distill(exp, out, model, distill, training, console, quiet)
+        chooser.meta = {**model.meta, "distilled_from": "model.json", "validation": info}
+        chooser.save(out / "chooser.json")
+        rounds.append({"round": "distill", **info})
     store.write_json_atomic(out / "validation.json", rounds)
     return Result(out, model, rounds, time.perf_counter() - t0)
+
+
+def _distill(
+    exp: Experiment, out: Path, model: ValueModel, games: int, training: Training, console: Console, quiet: bool
+) -> tuple[ValueModel, dict[str, Any]]:
+    """``--distill``: ``games`` games per cell of ``learned`` seats with ``model``, each looked-ahead choice between
+    two cards written down; a chooser fitted to say which card the look-ahead prefers without a copy of the game."""
+    cfg = exp.config
+    root = spawn_word(cfg.seed, 20_000) >> 1
+    model_json = json.dumps(model.to_json())
+    cell_pos = {c.id: i for i, c in enumerate(exp.cells)}
+    first = {t.cell.id: t for t in runner.iter_tasks(exp, "learn-distill", out, False) if t.part == 0}
+    size = cfg.shard_size
+    tasks = [
+        LearnTask(
+            dataclasses.replace(t, root_seed=root, part=part, start=start, stop=min(start + size, games)),
+            model_json,
+            (999 * 1000 + cell_pos[t.cell.id]) * GAME_ID_STEP,
+            pairs=True,
+        )
+        for t in first.values()
+        for part, start in enumerate(range(0, games, size))
+    ]
+    data = _play(tasks, len(exp.cells) * games, "distill", console, quiet)
+    held_mask = data.game % HOLD_OUT == HOLD_OUT - 1
+    train, held = data.where(~held_mask), data.where(held_mask)
+    if len(train.margin) < 2:
+        raise LearnError("the distillation games gave too few card choices: raise --distill")
+    names = pair_names(runner.cell_content(exp.cells[0], exp.content_dir))
+    chooser = fit(train.x, train.margin, names, dataclasses.replace(training, seed=training.seed + 999))
+    agree = float(np.mean((chooser.predict(held.x) > 0) == (held.margin > 0))) if len(held.margin) else 0.0
+    best = float(np.mean(held.margin > 0)) if len(held.margin) else 0.0
+    info = {
+        "games": data.games,
+        "train_rows": len(train.margin),
+        "held_out_rows": len(held.margin),
+        "same_card_as_the_look_ahead": round(agree, 4),
+        "balanced_best_card_is_the_look_aheads": round(best, 4),
+    }
+    if not quiet:
+        console.print(
+            f"distill: {data.games:,} games, {len(train.margin):,} two-card choices; held out {len(held.margin):,}: "
+            f"the chooser picks the look-ahead's card {agree:.1%} of the time (balanced's best card: {best:.1%})",
+            markup=False,
+            highlight=False,
+        )
+    return chooser, info
 
 
 def _play(tasks: list[LearnTask], total: int, label: str, console: Console, quiet: bool) -> Samples:

@@ -22,10 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
+from septima_sim.content.model import Content
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.results import GameResult
-from septima_sim.engine.view import PlayerView
-from septima_sim.learn.features import NAMES, features
+from septima_sim.engine.view import LiveView, PlayerView, Simulator
+from septima_sim.learn.features import NAMES, features, pair_features, pair_names
 from septima_sim.learn.model import ModelError, ValueModel, load
 from septima_sim.players.branching import BranchingPlayer
 from septima_sim.players.heuristic import HeuristicPolicy
@@ -33,6 +34,9 @@ from septima_sim.players.heuristic import HeuristicPolicy
 DEFAULT_MODEL = Path(__file__).parent.parent / "learn" / "default_model.json"
 MODEL_ENV = "SEPTIMA_LEARNED_MODEL"
 """Environment variable naming the model file ``learned`` plays with (default: ``DEFAULT_MODEL``)."""
+DEFAULT_CHOOSER = DEFAULT_MODEL.with_name("default_chooser.json")
+CHOOSER_ENV = "SEPTIMA_LEARNED_CHOOSER"
+"""Environment variable naming the chooser file ``learned-fast`` plays with (default: ``DEFAULT_CHOOSER``)."""
 
 CANDIDATES = 2
 """Cards looked ahead at a card choice: the heuristic's best this many (the rest are rarely right and cost a copy)."""
@@ -47,16 +51,24 @@ _WARNED: set[tuple[str, str]] = set()
 
 @functools.lru_cache(maxsize=8)
 def model_at(path: str) -> ValueModel:
-    """The model in ``path``, read once per process; ModelError when it does not fit the features of this version."""
-    model = load(Path(path))
+    """The model in ``path``, read once per process (ModelError when it cannot be read)."""
+    return load(Path(path))
+
+
+def default_model() -> ValueModel:
+    """The model ``learned`` plays with: ``$SEPTIMA_LEARNED_MODEL`` or the shipped one; ModelError when it does not
+    fit the features of this version."""
+    path = os.environ.get(MODEL_ENV) or str(DEFAULT_MODEL)
+    model = model_at(path)
     if model.features != NAMES:
         raise ModelError(f"{path}: the model was trained on other features than this septima-sim computes")
     return model
 
 
-def default_model() -> ValueModel:
-    """The model ``learned`` plays with: ``$SEPTIMA_LEARNED_MODEL`` or the shipped one."""
-    return model_at(os.environ.get(MODEL_ENV) or str(DEFAULT_MODEL))
+def default_chooser() -> ValueModel:
+    """The card chooser ``learned-fast`` plays with: ``$SEPTIMA_LEARNED_CHOOSER`` or the shipped one (its features
+    are checked against the game's pack at the first card choice)."""
+    return model_at(os.environ.get(CHOOSER_ENV) or str(DEFAULT_CHOOSER))
 
 
 def final_margin(result: GameResult, seat: int) -> float:
@@ -73,17 +85,36 @@ class LearnedPolicy(BranchingPlayer):
     for every card), and the card of the best mean value wins."""
 
     def __init__(
-        self, model: ValueModel, evaluator: HeuristicPolicy, rollout: Callable[[], Policy], budget: int = 0
+        self,
+        model: ValueModel,
+        evaluator: HeuristicPolicy,
+        rollout: Callable[[], Policy],
+        budget: int = 0,
+        chooser: ValueModel | None = None,
     ) -> None:
-        super().__init__(f"vsearch:{budget}" if budget else "learned", evaluator)
+        name = f"vsearch:{budget}" if budget else "learned-fast" if chooser is not None else "learned"
+        super().__init__(name, evaluator)
         self.model = model
         self.rollout = rollout
         self.budget = budget
+        self.chooser = chooser
+        self._use_chooser = False
+        self.trace: Callable[[list[float], float], None] | None = None
+        """If set, called at each looked-ahead choice of two cards with their ``pair_features`` and the look-ahead's
+        value of the first minus the second (``septima-sim learn --distill``)."""
         self._checked = False
 
     def reset(self, seat: int, rng: random.Random) -> None:
         super().reset(seat, rng)
         self._checked = False
+
+    def attach(self, simulator: Simulator) -> None:
+        """The look-ahead needs the engine's checkpoints; ``learned-fast`` makes no copy, so it asks for none (a
+        checkpoint is a copy of the game at every moon phase)."""
+        if self.chooser is None:
+            super().attach(simulator)
+        else:
+            self._sim = simulator
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
         n = len(decision.options)
@@ -92,13 +123,23 @@ class LearnedPolicy(BranchingPlayer):
         if not self._checked:
             self._checked = True
             warn_pack(self.model, view.content.hash)
+            self._use_chooser = self.chooser is not None and fits(self.chooser, view.content)
         own = self.own.values(decision, view) or [0.0] * n
+        pair: list[float] = []
         if self.budget:
             ranked, samples = list(range(n)), max(1, self.budget // n)
         else:
             ranked, samples = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES], 1  # stable: ties keep order
             if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
                 return ranked[0]
+            if self.chooser is not None and not self._use_chooser:
+                return ranked[0]  # a chooser for other cards: balanced's card (no checkpoints to look ahead from)
+            if (self._use_chooser or self.trace is not None) and isinstance(view, LiveView) and len(ranked) == 2:
+                a, b = ranked
+                cards = decision.options
+                pair = pair_features(view, self.own.evaluate(view), cards[a], cards[b], own[a] - own[b])
+                if self.chooser is not None:  # the distilled look-ahead: no copy of the game
+                    return a if self.chooser.predict(np.asarray([pair]))[0] >= 0 else b
         sim = self.simulator()
         seeds = [self._rng.getrandbits(64) for _ in range(samples)]  # the same re-guesses for every card
         totals = dict.fromkeys(ranked, 0.0)
@@ -115,7 +156,25 @@ class LearnedPolicy(BranchingPlayer):
         if rows:
             for i, v in zip(where, self.model.predict(np.asarray(rows)).tolist(), strict=True):
                 totals[i] += v
+        if pair and self.trace is not None:
+            self.trace(pair, totals[ranked[0]] - totals[ranked[1]])
         return max(ranked, key=lambda i: totals[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
+
+
+def fits(chooser: ValueModel, content: Content) -> bool:
+    """Whether the chooser reads the pair features of this pack's cards; else one warning line (once per process and
+    pack) and ``learned-fast`` plays balanced's card choices."""
+    if chooser.features == pair_names(content):
+        return True
+    key = ("chooser", content.hash)
+    if key not in _WARNED:
+        _WARNED.add(key)
+        print(
+            "warning: the learned-fast chooser was trained on other cards or features: it plays balanced's cards "
+            "(train one with `septima-sim learn CONFIG --distill N`)",
+            file=sys.stderr,
+        )
+    return False
 
 
 def warn_pack(model: ValueModel, pack_hash: str) -> None:

@@ -96,6 +96,21 @@ def _learned(name: str = "learned") -> Policy:
 
 
 POLICIES["learned"] = _learned
+
+
+def _learned_fast() -> Policy:
+    """``learned-fast``: learned with its look-ahead distilled into a card chooser (no copy of the game)."""
+    from septima_sim.learn.model import ModelError
+    from septima_sim.players.learned import LearnedPolicy, default_chooser, default_model
+
+    try:
+        model, chooser = default_model(), default_chooser()
+    except ModelError as exc:
+        raise UnknownPolicyError(f"persona 'learned-fast': {exc}") from None
+    return LearnedPolicy(model, balanced_heuristic(), balanced_heuristic, chooser=chooser)
+
+
+POLICIES["learned-fast"] = _learned_fast
 VSEARCH_BUDGET = 50
 """Look-aheads per card choice of ``vsearch`` without a budget (``vsearch:N`` sets N)."""
 
