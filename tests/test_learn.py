@@ -161,6 +161,7 @@ def test_learn_writes_a_validated_model_through_the_console_script(tiny_config: 
     assert (again / "model.json").read_bytes() == (out / "model.json").read_bytes()  # same seed, same model
 
 
+@pytest.mark.slow  # ~3 s: learned self-play and a game in two subprocesses
 def test_learn_distill_writes_a_chooser_that_learned_fast_plays(tiny_config: Path, tmp_path: Path) -> None:
     out = tmp_path / "d"
     r = script("learn", str(tiny_config), "--out", str(out), "--jobs", "1", "--distill", "5")
