@@ -4,6 +4,7 @@
     python scripts/bench.py --players 3 --mode basic --games 500 --runs 7
     python scripts/bench.py --lineup heuristic-mix --shapeshifting --omens --games 200
     python scripts/bench.py --profile            # pyinstrument profile of one run
+    python scripts/bench.py --events             # with an event sink (a list), as `run --events` plays
     python scripts/bench.py --compare-pure       # compiled (mypyc) / pure Python ratio, random and heuristic-mix
 
 Prints games/s, decisions/s and the peak RSS of this process. Numbers, not assertions: speed is never a test.
@@ -30,15 +31,18 @@ from septima_sim.players import builtin_lineups, make_policy
 from septima_sim.players.lineup import Lineup
 
 
-def one_run(config: GameConfig, lineup: Lineup, games: int, first_seed: int) -> tuple[float, float]:
-    """Play `games` seeded games (lineup rotated over the seats); returns (games/s, decisions/s) of this process's
-    CPU time, which other load on the machine barely disturbs (wall time would)."""
+def one_run(
+    config: GameConfig, lineup: Lineup, games: int, first_seed: int, events: bool = False
+) -> tuple[float, float]:
+    """Play `games` seeded games (lineup rotated over the seats; `events`: each into a list); returns (games/s,
+    decisions/s) of this process's CPU time, which other load on the machine barely disturbs (wall time would)."""
     content = load_content()
     decisions = 0
     start = time.process_time()
     for seed in range(first_seed, first_seed + games):
         policies = [make_policy(name) for name in lineup.seat_personas("lineup", config.players, seed)]
-        result = play_game(config, content, policies, seed)
+        log: list[dict[str, object]] = []
+        result = play_game(config, content, policies, seed, log.append if events else None)
         decisions += result.game["decisions"]  # type: ignore[operator]
     elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed
@@ -91,6 +95,7 @@ def main() -> None:
     ap.add_argument("--shapeshifting", action="store_true")
     ap.add_argument("--omens", action="store_true")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--events", action="store_true", help="record every game's events (a list sink)")
     ap.add_argument("--compare-pure", action="store_true", help="compiled/pure ratio of the two standard workloads")
     args = ap.parse_args()
     if args.compare_pure:
@@ -103,19 +108,20 @@ def main() -> None:
         from pyinstrument import Profiler
 
         with Profiler() as prof:
-            one_run(config, lineup, args.games, 0)
+            one_run(config, lineup, args.games, 0, args.events)
         print(prof.output_text(unicode=False, color=False, show_all=False))
         return
     one_run(config, lineup, 20, 0)  # warm-up: content, board tables
     gc.freeze()  # as the runner's workers do: imports, content and tables stay out of every collection
-    runs = [one_run(config, lineup, args.games, r * args.games) for r in range(args.runs)]
+    runs = [one_run(config, lineup, args.games, r * args.games, args.events) for r in range(args.runs)]
     gps = statistics.median(r[0] for r in runs)
     dps = statistics.median(r[1] for r in runs)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     modules = [m for m, on in (("shapeshifting", args.shapeshifting), ("omens", args.omens)) if on]
     print(
         f"{args.players}-player {args.mode}{' + ' + ' + '.join(modules) if modules else ''}, lineup {args.lineup}, "
-        f"{args.games} games x {args.runs} runs, one core, {septima_sim.build_info()}"
+        f"{args.games} games x {args.runs} runs{', events' if args.events else ''}, one core, "
+        f"{septima_sim.build_info()}"
     )
     print(f"games/s (CPU) median {gps:7.1f}  (runs: {', '.join(f'{r[0]:.0f}' for r in runs)})")
     print(f"decisions/s   median {dps:7.0f}")

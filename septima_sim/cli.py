@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +17,21 @@ if TYPE_CHECKING:
     from septima_sim.engine import GameConfig
     from septima_sim.engine.decisions import Policy
 
+
+def _flags_read_as_flags() -> None:
+    """typer's help prints a value type after every option, ``--force <bool>`` for a flag too, which reads as if it
+    took a value: a boolean flag shows none (``--shapeshifting/--no-shapeshifting`` in its columns says enough)."""
+    from typer.core import TyperOption
+
+    typed = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:  # typer's own (vendored) click Context
+        return None if self.is_bool_flag else typed(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_read_as_flags()
 app = typer.Typer(
     help="Simulate the board game Septima headlessly and tell designers whether it is balanced.",
     no_args_is_help=True,
@@ -60,7 +75,7 @@ SchedulerOpt = Annotated[
     "  septima-sim play --mode basic --format jsonl > game.jsonl\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --lineup heuristic-mix\n\n"
     "  septima-sim play --players 2 --lineup balanced,py:mybots:Clever     (one persona per seat)\n\n"
-    "  septima-sim play --players 1 --lineup all-balanced        (solo against the Black Widow)\n\n"
+    "  septima-sim play --players 1 --lineup balanced            (solo against the Black Widow)\n\n"
     "  septima-sim play --replay runs/default-20260101-120000 --game p4-full-ss0-om0-none-all-random:17\n\n"
     "  septima-sim play --players 4 --shapeshifting --omens --format html --out game.html   (replay page)"
 )
@@ -68,8 +83,12 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 1-4 (1 = solo).")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed; the same seed gives the same game.")] = 1,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
-    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
-    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module (random Omen deck).")] = False,
+    shapeshifting: Annotated[
+        bool, typer.Option("--shapeshifting/--no-shapeshifting", help="Play with the Shapeshifting module.")
+    ] = False,
+    omens: Annotated[
+        bool, typer.Option("--omens/--no-omens", help="Play with the Omens module (random Omen deck).")
+    ] = False,
     module: Annotated[
         list[str] | None,
         typer.Option(
@@ -136,13 +155,13 @@ def play(
         return
     enabled = _enabled_modules(module, shapeshifting=shapeshifting, omens=omens)
     config = GameConfig(players=players, mode=mode, modules=enabled).validate()
-    if "," in lineup:  # one persona per seat, in seat order (no rotation)
+    lineups = builtin_lineups()
+    if lineup not in lineups and ("," in lineup or players == 1):  # one persona per seat, in seat order (no rotation)
         seats = [name.strip() for name in lineup.split(",")]
         if len(seats) != players:
             raise UserError(f"--lineup lists {len(seats)} personas for {players} player(s): give one per seat")
         policies = [make_policy(name) for name in seats]
     else:
-        lineups = builtin_lineups()
         if lineup not in lineups:
             raise UserError(f"unknown lineup {lineup!r} (known: {', '.join(lineups)}; or one persona per seat: a,b,c)")
         try:
@@ -480,8 +499,10 @@ def ladder(
         int, typer.Option("--games", "-n", help="Games per pair (2 players) or per rotation (3-4 players).")
     ] = 200,
     mode: Annotated[str, typer.Option("--mode", help="full or basic.")] = "full",
-    shapeshifting: Annotated[bool, typer.Option("--shapeshifting", help="Play with the Shapeshifting module.")] = False,
-    omens: Annotated[bool, typer.Option("--omens", help="Play with the Omens module.")] = False,
+    shapeshifting: Annotated[
+        bool, typer.Option("--shapeshifting/--no-shapeshifting", help="Play with the Shapeshifting module.")
+    ] = False,
+    omens: Annotated[bool, typer.Option("--omens/--no-omens", help="Play with the Omens module.")] = False,
     module: Annotated[
         list[str] | None,
         typer.Option(
@@ -641,10 +662,12 @@ def tune(
     "  septima-sim ablate my.toml --kinds spell --out ablations/spells\n\n"
     "  septima-sim ablate my.toml --kinds spell --out ablations/spells --resume     (continue it)\n\n"
     "  septima-sim ablate my.toml --kinds witch --arms forced     (each witch forced to each seat)\n\n"
-    "Each component is removed (an animal tile becomes its colour's other tile), a witch is also forced to each "
-    "seat in turn, and CONFIG's games are played again on the same seeds. Writes ablation.csv, ablation_detail.csv, "
-    "ablation_status.csv and ablation.html into --out; `septima-sim report OUT/runs/base` leads its component "
-    "section with these effects. See docs/ablate.md."
+    "  septima-sim ablate configs/ablate-4p-ss.toml --kinds animal --arms swap     (seat or tiles?)\n\n"
+    "  septima-sim ablate my.toml --kinds witch,spell --pairs johanna,whispering-winds     (do they stack?)\n\n"
+    "Each component is removed (an animal tile becomes its colour's other tile), a witch, spell or goal is also "
+    "forced to each seat in turn, and CONFIG's games are played again on the same seeds. Writes ablation.csv, "
+    "ablation_detail.csv, ablation_status.csv, ablation.html (and interactions.csv with --pairs) into --out; "
+    "`septima-sim report OUT/runs/base` leads its component section with these effects. See docs/ablate.md."
 )
 def ablate(
     config: Annotated[Path, typer.Argument(help="Experiment config (TOML), as for `run`.")],
@@ -669,9 +692,18 @@ def ablate(
         str,
         typer.Option(
             "--arms",
-            help="Comma-separated: removed (each component taken out), forced (a witch dealt to each seat in turn).",
+            help="Comma-separated: removed (each component taken out), forced (a witch, spell or goal dealt to "
+            "each seat in turn), swap (each pair of colours' animal tiles exchanged).",
         ),
     ] = "removed,forced",
+    pairs: Annotated[
+        str | None,
+        typer.Option(
+            "--pairs",
+            help="A,B[,C...] (every pair of these components) or top:K (of the K largest flagged): does removing "
+            "both differ from the two single effects? Writes interactions.csv.",
+        ),
+    ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the ablation in --out (same options).")] = False,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
@@ -698,6 +730,7 @@ def ablate(
             out=out,
             resume=resume,
             arms=ablation.parse_arms(arms),
+            pairs=pairs,
             only=[x.strip() for x in only.split(",") if x.strip()] if only is not None else None,
         )
     except ablation.AblateError as exc:
@@ -705,10 +738,14 @@ def ablate(
     console = Console(stderr=True)
     result = ablation.execute(plan, jobs=jobs, backend=backend, scheduler=scheduler, console=console, quiet=quiet)
     if not quiet:
-        from septima_sim.ablate import page, table
+        from septima_sim.report.ablation import interactions, page, table
 
-        frame = table.read(result.out)
-        for line in page.lines(frame) if frame is not None else []:
+        frame, found = table.read(result.out), interactions.read(result.out)
+        said = [
+            *(page.lines(frame) if frame is not None else []),
+            *(interactions.lines(found) if found is not None else []),
+        ]
+        for line in said:
             console.print(f"- {line}", markup=False, highlight=False)
         console.print(
             f"{len(result.outcomes)} component(s), {result.games_total:,} games on disk "
@@ -721,6 +758,45 @@ def ablate(
     if result.errors:
         typer.echo(f"{result.errors} game(s) raised: see {result.out / 'runs'}/*/errors", err=True)
         raise typer.Exit(3)
+
+
+@app.command(
+    name="plan-games",
+    epilog="Examples:\n\n  septima-sim plan-games --effect 5     (seats, components, pairs at 2, 3 and 4 players)\n\n"
+    "  septima-sim plan-games --effect 3 --players 4 --scope seat\n\n"
+    "  septima-sim plan-games --effect 5 --rate 0.25 --scope component,pair     (held in a quarter of the games)\n\n"
+    "seat: a seat's win rate off fair (the report's seat test); component: an `ablate` holder effect on paired "
+    "games; pair: an `ablate --pairs` interaction. The paired plans assume the spread of independent games (an "
+    "upper bound: common seeds need fewer). See docs/ablate.md.",
+)
+def plan_games(
+    effect: Annotated[float, typer.Option("--effect", "-e", help="Effect to detect, in win-rate points.")],
+    rate: Annotated[
+        float, typer.Option("--rate", "-r", help="Share of the games in which a seat holds the component (0-1].")
+    ] = 1.0,
+    players: Annotated[str, typer.Option("--players", "-p", help="Comma-separated player counts, 2-4.")] = "2,3,4",
+    scope: Annotated[
+        str, typer.Option("--scope", help="Comma-separated: seat,component,pair.")
+    ] = "seat,component,pair",
+    alpha: Annotated[float, typer.Option("--alpha", help="Two-sided significance level.")] = 0.05,
+    power: Annotated[float, typer.Option("--power", help="Chance to detect the effect when it is there.")] = 0.8,
+) -> None:
+    """How many games a run needs to detect an effect of a given size (per seat, per component, per pair)."""
+    from septima_sim.errors import parse_choices
+
+    if not 0 < abs(effect) < 100:
+        raise UserError(f"--effect must be between 0 and 100 win-rate points (not 0), got {effect:g}")
+    if not 0 < rate <= 1:
+        raise UserError(f"--rate must be a share of games in (0, 1], got {rate:g}")
+    if not (0 < alpha < 1 and 0 < power < 1):
+        raise UserError(f"--alpha and --power must be between 0 and 1, got {alpha:g} and {power:g}")
+    counts = [int(x) for x in parse_choices("--players", "player count", players, ("2", "3", "4"))]
+    from septima_sim.analysis import power as planner
+
+    scopes = parse_choices("--scope", "scope", scope, planner.SCOPES)
+    rows = [planner.plan(s, effect, n, rate, alpha=alpha, power=power) for s in scopes for n in counts]
+    for line in planner.lines(rows, alpha, power):
+        typer.echo(line)
 
 
 @app.command(

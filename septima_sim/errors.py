@@ -46,6 +46,20 @@ class UserError(ValueError):
     """Bad input found by the CLI itself: reported as one line, exit code 2."""
 
 
+def parse_choices(
+    option: str, what: str, text: str, allowed: tuple[str, ...], error: type[ValueError] = UserError
+) -> list[str]:
+    """A comma-separated option value (``--kinds witch,animal``) -> the names in the order given, each once;
+    ``error`` naming an unknown one and the allowed ones."""
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if not names:
+        raise error(f"{option}: give at least one of {', '.join(allowed)}")
+    unknown = [x for x in names if x not in allowed]
+    if unknown:
+        raise error(f"{option}: unknown {what} {unknown[0]!r} (allowed: {', '.join(allowed)})")
+    return list(dict.fromkeys(names))
+
+
 def one_line(text: str) -> str:
     """A message on one line: line breaks become spaces, other control characters are shown escaped."""
     chars = (c if c.isprintable() else " " if c in "\n\r\t" else repr(c)[1:-1] for c in text)
@@ -58,6 +72,7 @@ _USER_ERRORS: tuple[tuple[str, str], ...] = (
     ("septima_sim.experiment", "ExperimentError"),
     ("septima_sim.players", "PersonaError"),
     ("septima_sim.players", "UnknownPolicyError"),
+    ("septima_sim.players", "UnknownDecisionError"),  # a rules module's decision kind the heuristic cannot answer
     ("septima_sim.regression", "RegressionInputError"),
     ("septima_sim.analysis", "RunDataError"),
     ("septima_sim.runner", "RunError"),

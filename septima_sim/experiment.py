@@ -11,7 +11,6 @@ import itertools
 import json
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -29,10 +28,11 @@ from pydantic import (
 
 from septima_sim.content import Content, ContentError, load_content
 from septima_sim.engine import ConfigError, GameConfig
-from septima_sim.engine.modules import toggled
+from septima_sim.engine.modules import MODULES, toggled
 from septima_sim.engine.modules.omens import omen_sweep_sequences
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 from septima_sim.players.lineup import Lineup, LineupError
+from septima_sim.tomlfile import read_toml
 
 OMEN_DECKS: tuple[str, ...] = ("random", "sweep")
 """Omen deck values besides a fixed list of card ids: a random deck (O1), or the sweep that puts each card in each
@@ -202,6 +202,15 @@ class Experiment:
                 return c
         raise ExperimentError(f"no cell {cell_id!r} in this run (cells: {', '.join(c.id for c in self.cells)})")
 
+    def module_records(self) -> list[dict[str, object]]:
+        """Every registered module as the run's manifest records it (``ModuleSpec.record``), with the values its
+        axis takes in this run's cells (an automatic module: whether the player count switches it on)."""
+        out = []
+        for spec in MODULES.values():
+            on = {c.players in spec.players if spec.automatic else spec.name in c.modules for c in self.cells}
+            out.append(spec.record(sorted(on)))
+        return out
+
     def resolved(self) -> dict[str, Any]:
         """The config as it runs (CLI options applied, content folder absolute), for config.toml."""
         data = self.config.model_dump(exclude_none=True)
@@ -359,19 +368,7 @@ def load_experiment(
     path: Path, *, games: int | None = None, seed: int | None = None, content: Path | None = None
 ) -> Experiment:
     """Read and validate a config file; CLI options override the file's values."""
-    try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise ExperimentError(f"{path}: no such config file") from None
-    except IsADirectoryError:
-        raise ExperimentError(f"{path}: is a directory, expected a TOML file") from None
-    except UnicodeDecodeError:
-        raise ExperimentError(f"{path}: not a text file (TOML must be UTF-8)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ExperimentError(f"{path}: invalid TOML: {exc}") from None
-    except OSError as exc:
-        raise ExperimentError(f"{path}: cannot read the config: {exc.strerror or exc}") from None
+    data = read_toml(path, ExperimentError, "config file")
     if games is not None:
         data["games_per_cell"] = games
     if seed is not None:

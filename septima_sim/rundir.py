@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shutil
 import subprocess
@@ -105,6 +106,7 @@ def new_manifest(exp: Experiment, run_id: str, *, events: bool) -> dict[str, Any
         "versions": _versions(),
         "events": events,
         "cells": [c.id for c in exp.cells],
+        "modules": exp.module_records(),
         "shards": {},
     }
 
@@ -112,28 +114,32 @@ def new_manifest(exp: Experiment, run_id: str, *, events: bool) -> dict[str, Any
 def create_run_dir(exp: Experiment, run_dir: Path, *, force: bool, events: bool) -> tuple[dict[str, Any], RunLock]:
     """Make a fresh, locked run directory with config.toml and the manifest (``check_out_dir`` rules apply).
 
-    On a write error (disk full, permission) nothing is left behind and RunError is raised."""
+    The directory is built beside its place (``.<name>.creating-<pid>``) and renamed into it whole, so a process
+    killed at any moment leaves either no run directory or one that ``--resume`` finishes. On a write error (disk
+    full, permission) nothing is left behind and RunError is raised."""
     check_out_dir(run_dir, force=force)
     if run_dir.exists():
         shutil.rmtree(run_dir)
+    fresh = run_dir.with_name(f".{run_dir.name}.creating-{os.getpid()}")
     try:
-        run_dir.mkdir(parents=True)
+        run_dir.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(fresh, ignore_errors=True)
+        fresh.mkdir()
+        manifest = new_manifest(exp, run_dir.name, events=events)
+        store.write_atomic(fresh / "config.toml", tomli_w.dumps(exp.resolved()).encode())
+        store.write_json_atomic(fresh / "manifest.json", manifest)
+        fresh.rename(run_dir)
     except OSError as exc:
+        shutil.rmtree(fresh, ignore_errors=True)
         raise RunWriteError(run_dir, exc.strerror or str(exc), NOTHING_WRITTEN) from None
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
     lock = RunLock(run_dir)
     try:
         lock.acquire()
-        manifest = new_manifest(exp, run_dir.name, events=events)
-        store.write_atomic(run_dir / "config.toml", tomli_w.dumps(exp.resolved()).encode())
-        store.write_json_atomic(run_dir / "manifest.json", manifest)
-    except OSError as exc:
-        lock.release()
-        shutil.rmtree(run_dir, ignore_errors=True)
-        raise RunWriteError(run_dir, exc.strerror or str(exc), NOTHING_WRITTEN) from None
-    except BaseException:
-        lock.release()
-        shutil.rmtree(run_dir, ignore_errors=True)
-        raise
+    except RunLocked as exc:  # another process took the new folder between the rename and here
+        raise RunError(f"{run_dir}: {exc}") from None
     return manifest, lock
 
 

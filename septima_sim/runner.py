@@ -39,6 +39,7 @@ from septima_sim.engine import GameConfig, Policy, play_game
 from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
 from septima_sim.players import make_policy
+from septima_sim.run_speed import games_per_second, rate_text
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -102,6 +103,7 @@ class ShardOutput:
     games: int
     errors: int
     tables: dict[str, tuple[bytes, int]] = field(default_factory=dict)
+    run_dir: str = ""  # the run the shard belongs to (``execute_many`` plays several runs' shards in one stream)
 
 
 PackFiles = tuple[tuple[str, bytes], ...]
@@ -202,7 +204,7 @@ def play_shard(task: ShardTask) -> ShardOutput:
         for ev in events:
             _append(cols["events"], {**keys, **ev}, rows["events"])
             rows["events"] += 1
-    out = ShardOutput(task.key, cell.id, task.part, task.stop - task.start, rows["errors"])
+    out = ShardOutput(task.key, cell.id, task.part, task.stop - task.start, rows["errors"], run_dir=task.run_dir)
     for table in store.TABLES:
         if (table == "events" and not task.events) or (table == "errors" and not rows["errors"]):
             continue
@@ -287,8 +289,11 @@ def now() -> str:
 
 # --------------------------------------------------------------------------------------------- execution
 class _Rate(ProgressColumn):
+    """The bar's speed: ``games_per_second`` of the games played since the bar started (not a recent window)."""
+
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed or 0:,.0f} games/s")
+        played = int(task.completed) - int(task.fields.get("resumed", 0))
+        return Text(rate_text(games_per_second(played, task.elapsed or 0.0)))
 
 
 @dataclass(slots=True)
@@ -304,7 +309,17 @@ class Summary:
 
     @property
     def rate(self) -> float:
-        return self.played_now / self.seconds if self.seconds > 0 else 0.0
+        """Games per second, as the bar showed it (``games_per_second``)."""
+        return games_per_second(self.played_now, self.seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """One run of ``execute_many``: its experiment, its directory and its manifest (created or reopened, locked)."""
+
+    exp: Experiment
+    run_dir: Path
+    manifest: dict[str, Any]
 
 
 def execute(
@@ -321,14 +336,37 @@ def execute(
     the caller's ``parallel_backend``). On Ctrl-C or SIGTERM the workers are stopped, the manifest says
     ``interrupted`` and RunInterrupted is raised; a write error (disk full, permission) raises RunError the same way.
     """
-    shards = manifest["shards"]
-    for key in [k for k, info in shards.items() if store.shard_problem(run_dir, info) is not None]:
+    plan = RunPlan(exp, run_dir, manifest)
+    return execute_many([plan], backend=backend, console=console, quiet=quiet, on_shard=on_shard)[0]
+
+
+def _todo(run: RunPlan) -> Iterator[ShardTask]:
+    """The shards of a run still to play; damaged or missing ones are dropped from its manifest first."""
+    shards = run.manifest["shards"]
+    for key in [k for k, info in shards.items() if store.shard_problem(run.run_dir, info) is not None]:
         for info in shards.pop(key)["files"].values():  # damaged or missing: replayed from scratch
-            (run_dir / info["path"]).unlink(missing_ok=True)
-    total = len(exp.cells) * exp.config.games_per_cell
-    done_games = sum(int(s["games"]) for s in shards.values())
-    errors = sum(int(s["errors"]) for s in shards.values())
-    todo = (t for t in iter_tasks(exp, manifest["run_id"], run_dir, manifest["events"]) if t.key not in shards)
+            (run.run_dir / info["path"]).unlink(missing_ok=True)
+    tasks = iter_tasks(run.exp, run.manifest["run_id"], run.run_dir, run.manifest["events"])
+    return (t for t in tasks if t.key not in shards)
+
+
+def execute_many(
+    runs: list[RunPlan],
+    *,
+    backend: str,
+    console: Console,
+    quiet: bool = False,
+    on_shard: Callable[[ShardOutput], None] | None = None,
+) -> list[Summary]:
+    """``execute`` for several runs at once: their shards are one stream of tasks (run by run, in the given order),
+    so small runs fill the workers together; each shard is written into its own run. A stop or a write error stops
+    every run (each manifest says ``interrupted``); RunInterrupted names the first run's resume command."""
+    todo = [t for run in runs for t in _todo(run)] if len(runs) > 1 else _todo(runs[0])
+    by_dir = {str(run.run_dir): run for run in runs}
+    totals = [len(run.exp.cells) * run.exp.config.games_per_cell for run in runs]
+    done_games = sum(int(s["games"]) for run in runs for s in run.manifest["shards"].values())
+    errors = {str(r.run_dir): sum(int(s["errors"]) for s in r.manifest["shards"].values()) for r in runs}
+    played = dict.fromkeys(errors, 0)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -339,38 +377,48 @@ def execute(
         console=console,
         disable=quiet,
     )
-    t0 = time.perf_counter()
-    played = 0
+    first = runs[0]
     with stopping.sigterm_stops(), progress:
-        manifest["status"] = "running"
-        store.write_json_atomic(run_dir / "manifest.json", manifest)
-        bar = progress.add_task(manifest["run_id"], total=total, completed=0, errors=errors)
-        progress.update(bar, completed=done_games)
+        for run in runs:
+            run.manifest["status"] = "running"
+            store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
+        t0 = last = time.perf_counter()  # the bar's clock starts here too (add_task)
+        name = first.manifest["run_id"] if len(runs) == 1 else f"{len(runs)} runs"
+        bar = progress.add_task(
+            name, total=sum(totals), completed=done_games, errors=sum(errors.values()), resumed=done_games
+        )
         stream = map_unordered(play_shard, todo)
         try:
             for out in stream:
+                run = by_dir[out.run_dir]
                 with stopping.signals_deferred():
-                    _record(run_dir, manifest, out)
-                played += out.games
-                errors += out.errors
-                progress.update(bar, advance=out.games, errors=errors)
+                    _record(run.run_dir, run.manifest, out)
+                played[out.run_dir] += out.games
+                errors[out.run_dir] += out.errors
+                last = time.perf_counter()
+                progress.update(bar, advance=out.games, errors=sum(errors.values()))
                 if on_shard is not None:
                     on_shard(out)
         except KeyboardInterrupt as stop:
-            _stop(stream, run_dir, manifest)
+            _stop(stream, runs)
             raise RunInterrupted(
-                f"interrupted; finish the run with: septima-sim run --resume {shlex.quote(str(run_dir))}",
+                f"interrupted; finish the run with: septima-sim run --resume {shlex.quote(str(first.run_dir))}",
                 stopping.exit_code(stop),
             ) from None
         except OSError as exc:
-            _stop(stream, run_dir, manifest)
-            resume = shlex.join(["septima-sim", "run", "--resume", str(run_dir)])
+            _stop(stream, runs)
+            resume = shlex.join(["septima-sim", "run", "--resume", str(first.run_dir)])
             then = f"finished shards kept; free space or fix permissions, then {resume}"
-            raise RunWriteError(exc.filename or run_dir, exc.strerror or str(exc), then) from None
-        manifest["status"] = "finished"
-        manifest["finished"] = now()
-        store.write_json_atomic(run_dir / "manifest.json", manifest)
-    return Summary(run_dir, total, errors, played, time.perf_counter() - t0, backend)
+            raise RunWriteError(exc.filename or first.run_dir, exc.strerror or str(exc), then) from None
+        progress.stop_task(bar)  # its clock stops with the last game, like ``last``
+        for run in runs:
+            run.manifest["status"] = "finished"
+            run.manifest["finished"] = now()
+            store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
+    return [  # the wall time of the games
+        Summary(r.run_dir, total, errors[str(r.run_dir)], played[str(r.run_dir)], last - t0, backend)
+        for r, total in zip(runs, totals, strict=True)
+    ]
 
 
 def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
@@ -383,14 +431,15 @@ def _record(run_dir: Path, manifest: dict[str, Any], out: ShardOutput) -> None:
     store.write_json_atomic(run_dir / "manifest.json", manifest)
 
 
-def _stop(stream: Generator[Any, None, None], run_dir: Path, manifest: dict[str, Any]) -> None:
-    """Terminate the workers (closing joblib's generator aborts them) and mark the run ``interrupted``."""
+def _stop(stream: Generator[Any, None, None], runs: list[RunPlan]) -> None:
+    """Terminate the workers (closing joblib's generator aborts them) and mark every run ``interrupted``."""
     with stopping.signals_deferred(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # joblib's "N tasks ... cancelled": cancelling them is the point
         stream.close()
-        manifest["status"] = "interrupted"
-        with contextlib.suppress(OSError):  # a full disk may refuse this too; resume rebuilds the manifest
-            store.write_json_atomic(run_dir / "manifest.json", manifest)
+        for run in runs:
+            run.manifest["status"] = "interrupted"
+            with contextlib.suppress(OSError):  # a full disk may refuse this too; resume rebuilds the manifest
+                store.write_json_atomic(run.run_dir / "manifest.json", run.manifest)
 
 
 def replay(run_dir: Path, cell_id: str, index: int) -> tuple[GameConfig, Content, list[Policy], int]:

@@ -26,9 +26,10 @@ from septima_sim.engine.results import FAMILIES, SOURCES
 TABLES: tuple[str, ...] = ("games", "players", "events", "errors")
 MANIFEST_SCHEMA = "septima-sim-run"
 """The ``schema`` key of every run manifest: what ``--force``, ``--resume`` and ``report`` recognise as a run."""
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """2: the players table gained ``wisdom_from_<family>`` and ``components``, the events table ``cause`` and before/after
-values (#13); a run of another version is refused by ``report`` and ``--resume`` (its shards would not mix)."""
+values (#13); 3: the events table gained ``changes`` (#26); a run of another version is refused by ``report`` and
+``--resume`` (its shards would not mix)."""
 
 COLUMN_TYPES: dict[str, pl.DataType] = {
     "bool": pl.Boolean(),
@@ -146,8 +147,11 @@ EVENTS: dict[str, pl.DataType] = {
     "wisdom_after": pl.Int16(),
     **_module_columns("event"),
     "detail": pl.String(),
+    "changes": pl.String(),
 }
-"""events: one row per engine event (only with ``--events``); keys the engine adds beyond these are dropped."""
+"""events: one row per engine event (only with ``--events``); keys the engine adds beyond these are dropped.
+``changes`` is the JSON text of ``{field: [before, after]}`` for every public field the event changed
+(``septima_sim.events.fold`` reads it)."""
 
 ERRORS: dict[str, pl.DataType] = {
     **_KEYS,
@@ -220,7 +224,9 @@ def frame(
         values = columns.get(name, [None] * rows)
         sample = next((v for v in values if v is not None), None)
         dtype = _dtype(table, name, sample, extra)
-        if isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
+        if isinstance(sample, dict) and dtype == pl.String():  # a mapping as JSON text (events: ``changes``)
+            data[name] = pl.Series(name, [None if v is None else json.dumps(v) for v in values], dtype=dtype)
+        elif isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct):
             data[name] = pl.Series(name, values, dtype=dtype)
         elif dtype.is_nested():
             data[name] = _list_series(name, values, dtype)

@@ -13,12 +13,12 @@ import polars as pl
 import pytest
 
 from septima_sim import store
-from septima_sim.ablate.table import COLUMNS
 from septima_sim.content import Content, load_content
 from septima_sim.content.loader import BASE_DIR
 from septima_sim.engine import GameConfig
 from septima_sim.engine.game import Game
 from septima_sim.players import RandomPolicy
+from septima_sim.report.ablation.table import COLUMNS
 from tests.test_ablate import CONFIG, STRONG, planted_pack
 
 SCRIPT = Path(sys.executable).parent / "septima-sim"
@@ -136,7 +136,7 @@ def test_an_unknown_arm_exits_2_with_one_line_and_writes_nothing(tmp_path: Path)
     out = tmp_path / "abl"
     proc = cli("ablate", "c.toml", "--kinds", "witch", "--arms", "forced,swapped", "--out", out, cwd=tmp_path)
     assert proc.returncode == 2
-    assert "--arms: unknown arm 'swapped' (allowed: removed, forced)" in proc.stderr
+    assert "--arms: unknown arm 'swapped' (allowed: removed, forced, swap)" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
 
 

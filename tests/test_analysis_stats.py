@@ -94,6 +94,26 @@ def test_a_rare_component_that_always_loses_gets_an_honest_interval_and_no_flag(
     assert not row["flagged"]  # too rare to judge
 
 
+def test_components_rank_by_the_bound_nearest_zero_and_mark_too_few_games() -> None:
+    """Issue #28: a component held in 6 games with a large point estimate is marked too few games and ranked after
+    one measured on 800 games with a smaller but sure effect (never ranked by a point estimate from 6 games)."""
+    rows = _players([(g, s, s == g % 2) for g in range(4000) for s in (0, 1)])
+    sure = [s == 0 and g % 5 == 0 for g, s in zip(rows["game_index"], rows["seat"], strict=True)]
+    rare = [g < 6 and s == 1 for g, s in zip(rows["game_index"], rows["seat"], strict=True)]
+    won = [
+        True if r or (s_ and g % 20 == 5) else w
+        for r, s_, g, w in zip(rare, sure, rows["game_index"], rows["won"], strict=True)
+    ]
+    drafted = [["rare"] if r else ["sure"] if s_ else [] for r, s_ in zip(rare, sure, strict=True)]
+    rows = rows.with_columns(won=pl.Series(won), witches_drafted=pl.Series(drafted))
+    table = component_impact(rows, pl.DataFrame({"cell_id": ["c"], "game_index": [0]}), Settings())
+    by_item = {r["item"]: r for r in table.iter_rows(named=True)}
+    assert by_item["rare"]["win_effect"] > by_item["sure"]["win_effect"] > 0
+    assert by_item["rare"]["too_few"] and not by_item["rare"]["flagged"]
+    assert by_item["sure"]["flagged"] and not by_item["sure"]["too_few"]
+    assert table["item"].to_list() == ["sure", "rare"]
+
+
 # --------------------------------------------------------------------------------- analytic vs bootstrap
 def _close(analytic: tuple[float, float], boot: tuple[float, float], width_share: float = 0.12) -> bool:
     """Both ends within ``width_share`` of the interval's width."""

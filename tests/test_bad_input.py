@@ -231,7 +231,7 @@ CASES = [
     # run: the config file
     Case("run-missing-config", ["run", "nope.toml"], "no such config file"),
     Case("run-config-is-a-dir", ["run", "d"], "is a directory", lambda t, m: (t / "d").mkdir()),
-    Case("run-binary-config", ["run", "b.toml"], "not a text file", write("b.toml", b"\x89PNG\r\n\x1a\n\xff\x00")),
+    Case("run-binary-config", ["run", "b.toml"], "not a UTF-8 text", write("b.toml", b"\x89PNG\r\n\x1a\n\xff\x00")),
     Case("run-invalid-toml", ["run", "b.toml"], "invalid TOML", write("b.toml", "name = [unclosed")),
     Case("run-unknown-key", ["run", "c.toml"], "Extra inputs are not permitted", config("colour = 'red'")),
     Case("run-players-5", ["run", "c.toml"], "matrix.players.0", replaced("players = [2]", "players = [5]")),
@@ -405,7 +405,7 @@ CASES = [
     Case(
         "resume-binary-config",
         ["run", "--resume", "run"],
-        "not a text file",
+        "not a UTF-8 text file",
         copy_run(lambda r: (r / "config.toml").write_bytes(b"\xff\xfe\x00")),
     ),
     # report

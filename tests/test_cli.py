@@ -77,3 +77,13 @@ def test_play_with_lineup_modules_and_solo() -> None:
 def test_play_unknown_lineup_exits_2() -> None:
     out = run("play", "--lineup", "nope")
     assert out.returncode == 2 and "unknown lineup 'nope'" in out.stderr
+
+
+@pytest.mark.parametrize("command", ["", "play", "run", "report", "ladder", "check", "ablate", "tune", "sensitivity"])
+def test_help_shows_boolean_options_as_flags(command: str) -> None:
+    """No ``<bool>`` after a flag (it reads as if it took a value); the module flags come with their negative."""
+    out = run(*filter(None, [command]), "--help")
+    assert out.returncode == 0, out.stderr
+    assert "--help" in out.stdout and "<bool>" not in out.stdout
+    if command in ("play", "ladder"):
+        assert "--no-shapeshifting" in out.stdout and "--no-omens" in out.stdout

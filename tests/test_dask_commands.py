@@ -162,7 +162,7 @@ def test_an_ablation_on_the_cluster_gives_the_local_table(cluster: Cluster, proj
     assert (project / "abl-local" / "ablation.csv").read_text() == (project / "abl-remote" / "ablation.csv").read_text()
 
 
-def test_a_seeded_tune_on_the_cluster_gives_the_local_trials_and_confirmation(cluster: Cluster, project: Path) -> None:
+def test_a_seeded_tune_in_batches_on_the_cluster_gives_the_local_trials(cluster: Cluster, project: Path) -> None:
     study = {
         "name": "tk",
         "seed": 3,
@@ -170,7 +170,16 @@ def test_a_seeded_tune_on_the_cluster_gives_the_local_trials_and_confirmation(cl
         "base": {"players": 2, "lineup": "all-random"},
         "space": {"actions.plead.wisdom": {"low": 1, "high": 4}},
         "targets": {"seat_fairness": {"band": 25.0}},
-        "budget": {"trials": 3, "games": 20, "pruner": "none", "confirm_games": 40, "confirm_top": 1},
+        # two trials in flight at once, their rungs one stream of tasks (successive halving prunes within a batch)
+        "budget": {
+            "trials": 5,
+            "games": 40,
+            "min_games": 20,
+            "reduction": 2,
+            "batch": 2,
+            "confirm_games": 40,
+            "confirm_top": 1,
+        },
     }
     (project / "tk.toml").write_text(tomli_w.dumps(study))
     local = cli("tune", "tk.toml", "--jobs", "2", "--out", "tune-local", "-q", cwd=project)
@@ -179,6 +188,8 @@ def test_a_seeded_tune_on_the_cluster_gives_the_local_trials_and_confirmation(cl
 
     for name in ("trials.csv", "confirmation.csv"):  # every trial value, objective and verdict
         assert (project / "tune-local" / name).read_bytes() == (project / "tune-remote" / name).read_bytes()
+    trials = (project / "tune-local" / "trials.csv").read_text().splitlines()
+    assert len(trials) == 6 and (project / "tune-local" / "trials" / "0004").is_dir()
     assert local.stdout.splitlines()[0] == remote.stdout.splitlines()[0]
 
 

@@ -343,3 +343,40 @@ def test_a_crash_exits_70_with_the_debug_hint(debug: bool) -> None:
     assert ("Traceback" in done.stderr) is debug
     if not debug:
         assert done.stderr.count("\n") == 1
+
+
+KILLED_AT_FSYNC = """
+import os, signal, sys
+from septima_sim import store
+calls, at = {"n": 0}, int(sys.argv[1])
+real = store.os.fsync
+def fsync(fd):
+    calls["n"] += 1
+    if calls["n"] == at:
+        os.kill(os.getpid(), signal.SIGKILL)  # no handler, no cleanup: like a kill -9 or a power cut
+    real(fd)
+store.os.fsync = fsync
+from septima_sim.cli import main
+sys.argv = ["septima-sim", *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("at", [1, 2, 3, 4], ids=["config", "config-rename", "manifest", "manifest-rename"])
+def test_a_kill_while_the_run_folder_is_made_leaves_none_or_a_resumable_one(
+    config_file: Path, tmp_path: Path, at: int
+) -> None:
+    """The run folder is built beside its place and renamed in whole (issue 34): a SIGKILL at any fsync of its
+    making leaves no folder (`run` starts afresh) or a whole one (`run --resume` finishes it), never a stuck one."""
+    out = tmp_path / "run"
+    args = ["run", str(config_file), "--jobs", "1", "--out", str(out), "-q"]
+    killed = subprocess.run([sys.executable, "-c", KILLED_AT_FSYNC, str(at), *args], capture_output=True, check=False)
+    assert killed.returncode == -signal.SIGKILL
+    if out.exists():
+        assert (out / "config.toml").is_file() and (out / "manifest.json").is_file()
+        done = cli("run", "--resume", str(out), "--jobs", "1", "-q")
+    else:
+        done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    assert not store.verify_run(out).damaged

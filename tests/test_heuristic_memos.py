@@ -39,7 +39,11 @@ class _FreshCheck:
         live = LiveView(self.box[0], self.seat)  # a test seat: its own view is sealed
         fresh = HeuristicPolicy("balanced", self.weights)
         fresh.reset(self.seat, random.Random(1))
-        if self.inner.values(decision, live) != fresh.values(decision, LiveView(self.box[0], self.seat)):
+        stream = self.inner._rng.getstate()  # the spell and draft toss-ups draw from the seat's stream: the same
+        fresh._rng.setstate(stream)
+        values = self.inner.values(decision, live)
+        self.inner._rng.setstate(stream)
+        if values != fresh.values(decision, LiveView(self.box[0], self.seat)):
             self.differ[decision.kind] = self.differ.get(decision.kind, 0) + 1
         self.compared += 1
         return self.inner.choose(decision, live)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +20,7 @@ from septima_sim.learn.features import NAMES, pair_names
 from septima_sim.players import UnknownPolicyError, make_policy
 from septima_sim.players import learned as learned_mod
 from septima_sim.players.recording import Recording
-from tests.helpers import script
+from tests.helpers import SCRIPT, script
 
 CONFIG_2P = """name = "tiny-learn"
 games_per_cell = 5
@@ -231,6 +233,41 @@ def test_learn_refuses_cells_of_different_packs(tmp_path: Path) -> None:
     config.write_text(CONFIG_2P + '\n[overrides]\n"suspicion.start" = [1, 2]\n')
     r = script("learn", str(config), "--out", str(tmp_path / "o"))
     assert r.returncode == 2 and "2 different content packs" in r.stderr
+
+
+def test_learn_refuses_plugin_players(tmp_path: Path) -> None:
+    (tmp_path / "firstplug.py").write_text(
+        "class First:\n    name = 'first'\n    def reset(self, seat, rng):\n        pass\n"
+        "    def choose(self, decision, view):\n        return 0\n"
+    )
+    config = tmp_path / "plug.toml"
+    config.write_text(CONFIG_2P.replace('lineup = ["all-balanced"]', 'lineup = ["mine"]') + MINE)
+    r = subprocess.run(
+        [str(SCRIPT), "learn", str(config), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert r.returncode == 2 and "is a plugin; learn plays built-in players only" in r.stderr, r.stderr
+    with pytest.raises(ValueError, match="built-in players only"):
+        Recording(_NotBuiltIn())
+
+
+class _NotBuiltIn:
+    name = "not-built-in"
+
+    def reset(self, seat: int, rng: object) -> None:
+        pass
+
+    def choose(self, decision: object, view: object) -> int:
+        return 0
+
+
+MINE = """
+[lineups]
+mine = ["py:firstplug:First", "balanced"]
+"""
 
 
 def test_learn_missing_config_is_one_line(tmp_path: Path) -> None:

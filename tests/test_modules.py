@@ -92,6 +92,44 @@ def test_module_state_is_copied_for_search_clones(content: Content, tithe: Modul
     assert twin.module("tithe").paid == 2 and g.module("tithe").paid == 0  # type: ignore[attr-defined]
 
 
+class Tax(Tithe):
+    """Tithe booked under a Wisdom source of its own (``"tithe"``), or, as ``Stray``, under one it did not declare."""
+
+    source = "tithe"
+
+    def copy(self) -> Tax:
+        return type(self)()
+
+    def end_of_season(self, g: Game) -> None:
+        for p in g.s.players:
+            g.gain_wisdom(p, 1, self.source)
+
+
+class Stray(Tax):
+    source = "bribes"
+
+
+@pytest.mark.parametrize("factory", [Tax, Stray])
+def test_a_module_adds_a_wisdom_source(content: Content, factory: type[Tax]) -> None:
+    spec = ModuleSpec(name="tax", token="tx", factory=factory, wisdom_sources=("tithe",))
+    register_module(spec)
+    try:
+        assert "wisdom_tithe" in {c.name for c in spec.player_columns}  # a players column, in the store's schema
+        if factory is Stray:
+            with pytest.raises(ValueError, match=r"unknown Wisdom source 'bribes'.*wisdom_sources"):
+                play_game(GameConfig(2, modules=frozenset({"tax"})), content, _random(2), 21)
+            return
+        off = play_game(GameConfig(2), content, _random(2), 21)
+        on = play_game(GameConfig(2, modules=frozenset({"tax"})), content, _random(2), 21)
+        seasons = len(content.rules.seasons) - 1
+        for before, after in zip(off.players, on.players, strict=True):
+            assert before["wisdom_tithe"] == 0 and after["wisdom_tithe"] == seasons
+            sources = [k for k in after if k.startswith("wisdom_") and not k.startswith("wisdom_from_")]
+            assert sum(after[k] for k in sources) == after["wisdom"]  # still a partition of the seat's Wisdom
+    finally:
+        unregister_module("tax")
+
+
 def test_config_names_modules_and_checks_them() -> None:
     assert GameConfig(4, "full", True, False).modules == {"shapeshifting"}
     assert GameConfig(4, modules=frozenset({"omens"})).omens

@@ -14,6 +14,7 @@ from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.view import PlayerView
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
+from septima_sim.players.branching import ALWAYS_SEARCHED
 from septima_sim.players.greedy import GreedyPolicy
 from septima_sim.players.ismcts import IsmctsParams, IsmctsPolicy, load_params, settled, smooth_value
 from septima_sim.players.registry import balanced_heuristic
@@ -115,7 +116,8 @@ def test_the_budget_goes_where_the_heuristic_is_unsure(content: Content, monkeyp
     no_share = _searches(content, IsmctsParams(**base | {"margin": 1000.0, "other_share": 0.0}), monkeypatch)
     assert len(everywhere) > len(cards_only)
     assert "card" in everywhere and len(set(everywhere)) >= 4  # every unsettled kind is searched
-    assert cards_only and set(cards_only) == {"card"}  # margin 0: the heuristic is sure of every other decision
+    # margin 0: the heuristic is sure of every decision but the card, the draft and a spell taken (always searched)
+    assert cards_only and {"card"} <= set(cards_only) <= {"card", *ALWAYS_SEARCHED}
     assert no_share and set(no_share) == {"card"}  # other_share 0: only card choices spend the budget
 
 
@@ -133,6 +135,8 @@ def test_settled_only_for_a_non_card_decision_with_a_clear_best() -> None:
     assert settled(Decision(Kind.CARD, 0, (0, 1, 2)), values, 0.4) == -1
     assert settled(Decision(Kind.BREW, 0, (0, 1, 2)), None, 0.4) == -1
     assert settled(Decision(Kind.BREW, 0, (0, 1)), [2.0, 2.0], 0.1) == -1  # a tie is searched
+    assert settled(Decision(Kind.DRAFT_RETURN, 0, (0, 1, 2)), values, 0.4) == -1  # which cards are in play
+    assert settled(Decision(Kind.SPELL_GAIN, 0, ((0, 1), (0, 2))), [1.0, 3.0], 0.4) == -1
 
 
 def test_the_smooth_value_grows_with_the_wisdom_margin() -> None:

@@ -120,3 +120,21 @@ def test_play_lineup_names_one_persona_per_seat(plugin_path: Path) -> None:
     for lineup, message in (("random,random,random", "lists 3 personas for 2 player(s)"), ("random,nobody", "nobody")):
         bad = play("--players", "2", "--lineup", lineup)
         assert bad.returncode == 2 and message in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_play_solo_takes_one_persona_or_a_plugin_for_its_seat(plugin_path: Path) -> None:
+    """Solo has one seat: ``--lineup balanced`` and ``--lineup py:module:Class`` name its persona; a lineup name
+    still works, an unknown persona is exit 2, one line."""
+    script = Path(sys.executable).parent / "septima-sim"
+    env = {**os.environ, "PYTHONPATH": f"{plugin_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+
+    def solo(lineup: str) -> subprocess.CompletedProcess[str]:
+        args = [str(script), "play", "--players", "1", "--seed", "3", "--lineup", lineup]
+        return subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+
+    for lineup in ("balanced", "py:lastplug:LastOption", "all-balanced"):
+        out = solo(lineup)
+        assert out.returncode == 0, out.stderr
+        assert f"seat 0 (green, {lineup.removeprefix('all-')})" in out.stdout
+    bad = solo("balancd")
+    assert bad.returncode == 2 and "unknown persona 'balancd'" in bad.stderr and len(bad.stderr.splitlines()) == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import re
 import subprocess
@@ -155,7 +156,7 @@ def test_cli_html_is_the_same_game_as_jsonl(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     assert "http://" not in text and "https://" not in text
     data = page_data(text)
-    assert data["events"] == lines[:-1]
+    assert data["events"] == [{k: v for k, v in e.items() if k != "changes"} for e in lines[:-1]]  # frames hold them
     assert data["final"]["wisdom"] == [p["wisdom"] for p in lines[-1]["players"]]
     assert data["final"]["suspicion"] == [p["suspicion_end"] for p in lines[-1]["players"]]
 
@@ -176,6 +177,16 @@ def test_cli_bad_html_arguments_exit_2_with_one_line(args: list[str], message: s
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640)])
+def test_cli_html_page_gets_the_ordinary_file_mode(tmp_path: Path, umask: int, mode: int) -> None:
+    """Written like open() writes: 0o666 less the umask (the temporary file it is renamed from was 0600)."""
+    page = tmp_path / "game.html"
+    args = [str(SCRIPT), "play", "--players", "2", "--format", "html", "--out", str(page)]
+    done = subprocess.run(args, capture_output=True, text=True, check=False, preexec_fn=lambda: os.umask(umask))
+    assert done.returncode == 0, done.stderr
+    assert page.stat().st_mode & 0o777 == mode
+
+
 def test_cli_html_refuses_an_existing_out_file_unless_force(tmp_path: Path) -> None:
     page = tmp_path / "existing.html"
     page.write_text("hi")

@@ -290,3 +290,89 @@ def test_markdown_values_keep_apostrophes_and_escape_markup() -> None:
     assert md_escape("colour's seat") == "colour's seat"  # no HTML entity in a terminal
     assert md_escape("a|b `c` <d> &e [f](g)\nh") == "a\\|b \\`c\\` \\<d\\> \\&e [f\\](g) h"
     assert md_escape(3) == 3
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
+@pytest.mark.slow
+def test_wide_tables_keep_their_verdict_column_in_view(report) -> None:  # type: ignore[no-untyped-def]
+    """In a window too narrow for a table, the table scrolls sideways and its verdict column stays at the right edge
+    of the visible part, for every table that has one."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 640, "height": 900})
+        page.goto(report.html.as_uri())
+        seen = page.evaluate(
+            """() => [...document.querySelectorAll('th.verdict')].map(th => {
+                const box = th.closest('.scroll');
+                const view = box.getBoundingClientRect(), cell = th.getBoundingClientRect();
+                return {wide: box.scrollWidth > box.clientWidth + 1, inside: cell.left >= view.left - 1
+                        && cell.right <= view.right + 1, text: th.textContent};
+            })"""
+        )
+        browser.close()
+    assert seen and all(s["text"] == "verdict" for s in seen)
+    assert any(s["wide"] for s in seen), "no table is wider than the window: the check would prove nothing"
+    assert all(s["inside"] for s in seen), seen
+
+
+def test_coverage_table_lists_every_witch_and_spell_per_lineup(report) -> None:  # type: ignore[no-untyped-def]
+    """tables/coverage.csv (issue #28): one row per component and lineup, never-chosen ones included (with 0)."""
+    table = pl.read_csv(report.out_dir / "tables" / "coverage.csv")
+    assert table.columns == ["kind", "component", "lineup", "games", "available", "chosen", "chosen_rate"]
+    content = load_content()
+    for kind, ids in (("witch", [w.id for w in content.witches]), ("spell", [s.id for s in content.spells])):
+        rows = table.filter(pl.col("kind") == kind, pl.col("lineup") == "all-random")
+        assert sorted(rows["component"].to_list()) == sorted(ids)
+    assert (table["chosen"] <= table["available"]).all() and (table["available"] <= table["games"]).all()
+
+
+def test_coverage_warning_names_the_rare_components(run_dir: Path, tmp_path: Path) -> None:
+    """A component a lineup never chose is named at the top of both documents (here: an animal made unknown to the
+    run by dropping it from the players' lists, as a lineup that never takes it would leave it)."""
+    from septima_sim.analysis.coverage import coverage, warning
+
+    players = pl.DataFrame(
+        {
+            "players": [4, 4, 4, 4],
+            "lineup": ["all-balanced"] * 4,
+            "cell_id": ["c"] * 4,
+            "game_index": [0, 0, 1, 1],
+            "mode": ["full"] * 4,
+            "shapeshifting": [False] * 4,
+            "witches_drafted": [["aylana"], ["bryn"], ["aylana"], []],
+            "spells": [["kindle"], [], ["kindle"], []],
+        }
+    )
+    table = coverage(players, {"witch": ["aylana", "bryn", "edith"], "spell": ["kindle", "gust"]})
+    assert table.filter(pl.col("component") == "edith")["chosen"].to_list() == [0]
+    assert table.filter(pl.col("component") == "aylana")["chosen_rate"].to_list() == [1.0]
+    text = warning(table, rate=0.6)
+    assert text is not None and "witch edith (0)" in text and "witch bryn (1)" in text and "spell gust (0)" in text
+    assert "aylana" not in text and "kindle (" not in text and "of 2 games" in text
+
+
+def test_a_witch_example_is_a_win_whose_winner_still_held_her() -> None:
+    """Issue #28: the "typical win with witch X" link opened a game whose winner had drafted X and lost her; the
+    example is a game whose winner drafted her and held her at the end."""
+    from types import SimpleNamespace
+
+    from septima_sim.analysis.expansions import registered
+    from septima_sim.report.examples import component_examples
+
+    players = pl.LazyFrame(
+        {
+            "cell_id": ["c"] * 4,
+            "game_index": [0, 0, 1, 1],
+            "won": [True, False, True, False],
+            "witches_drafted": [["johanna"], [], ["johanna"], []],
+            "witches": [[], ["johanna"], ["johanna"], []],  # game 0: the winner lost her to seat 1
+        }
+    )
+    games = pl.LazyFrame({"cell_id": ["c", "c"], "game_index": [0, 1], "margin": [9, 3]})
+    comps = pl.DataFrame(
+        {"kind": ["witch"], "item": ["johanna"], "flagged": [True], "game_level": [False], "win_effect": [0.2]}
+    )
+    run = SimpleNamespace(players=players, games=games, modules=registered())
+    found = component_examples(run, comps)  # type: ignore[arg-type]
+    assert found == {("witch", "johanna"): ("a typical win with witch johanna", "c", 1)}

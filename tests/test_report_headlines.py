@@ -6,6 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from septima_sim.analysis import Settings
+from septima_sim.analysis.expansions import registered
 from septima_sim.analysis.metrics import seat_balance
 from septima_sim.analysis.skill import DEPENDS, HOLDS, WEAK_ONLY, verdict
 from septima_sim.report.headlines import MAX_HEADLINES, headlines
@@ -14,6 +15,7 @@ from septima_sim.report.sections.seats import SeatTables
 
 KEYS = ["players", "mode", "shapeshifting", "omens", "omen_deck", "solo"]
 GAMES = 600
+MODULES = registered()
 FAIR4 = [0.25, 0.25, 0.25, 0.25]
 
 
@@ -40,7 +42,9 @@ def _tables(rows: list[dict[str, object]]) -> SeatTables:
         seat_balance(players, s, by=KEYS, position="order"),
         cells,
         KEYS,
-        SeatNames(None),
+        SeatNames(None, MODULES),
+        [],
+        MODULES,
         s.seat_tolerance,
         seat_balance(players, s, by=[*KEYS, "lineup"]),
         seat_balance(players, s, by=[*KEYS, "lineup"], position="order"),

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from rich.progress import Progress
 
 import septima_sim
 from septima_sim import runner, store
 from septima_sim.cli import main
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, GameResult
+from septima_sim.run_speed import games_per_second, rate_text
 from tests.helpers import run_cli as cli
 
 CONFIG = """
@@ -225,3 +227,17 @@ def test_a_run_over_a_relative_content_folder_resumes(tmp_path: Path) -> None:
     )
     assert again.returncode == 0, again.stderr
     assert shard.is_file() and rows(tmp_path / "r")[1].equals(first[1])
+
+
+def test_the_bar_and_the_end_of_run_table_share_one_games_per_second() -> None:
+    """Games played this session over the wall time since they started: a resumed run's earlier games do not count,
+    and a slow run reads 0.3 games/s, not 0."""
+    clock = [100.0]
+    progress = Progress(get_time=lambda: clock[0], disable=True)
+    bar = progress.add_task("run", total=1000, completed=400, resumed=400)
+    clock[0] += 8.0
+    progress.update(bar, advance=480)
+    shown = runner._Rate().render(progress.tasks[0]).plain
+    summary = runner.Summary(Path("run"), 1000, 0, 480, 8.0, "joblib")
+    assert shown == rate_text(summary.rate) == "60 games/s"
+    assert rate_text(games_per_second(2, 6.0)) == "0.3 games/s" and rate_text(games_per_second(0, 0.0)) == "0.0 games/s"

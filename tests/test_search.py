@@ -79,6 +79,7 @@ SHARED = {
     "practical_by_use",
     "space_order",
     "action_defaults",
+    "source_index",
     "hooks",
 }
 """Clone attributes shared with the game on purpose: static content, read-only tables (the state ``s`` is checked
@@ -112,3 +113,48 @@ def test_a_clone_copies_every_field_and_shares_no_mutable_state(content: Content
     for mine, theirs in zip(g.s.players, twin.s.players, strict=True):
         assert mine is not theirs and mine.res is not theirs.res and mine.coven == theirs.coven
     assert all(a is not b for a, b in zip(g.modules, twin.modules, strict=True) if a.copy() is not a)
+
+
+@pytest.mark.slow
+def test_search_player_searches_the_draft_spells_and_close_calls(
+    content: Content, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #28: search:N branches at the draft and at every spell taken (whatever the heuristic's values) and at
+    decisions where the heuristic's two best options are within ``MARGIN``; a decision it is sure about is the
+    heuristic's pick, never searched."""
+    from septima_sim.engine.view import Simulator
+    from septima_sim.players import search
+
+    searched: dict[str, int] = {}  # decisions searched, by kind
+    seen: list[object] = []  # the decisions searched (kept alive: their ids stay unique)
+    ids: set[int] = set()
+    branch = Simulator.branch
+
+    def counted(self: Simulator, decision, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if id(decision) not in ids:
+            ids.add(id(decision))
+            seen.append(decision)
+            searched[decision.kind] = searched.get(decision.kind, 0) + 1
+        return branch(self, decision, *args, **kwargs)
+
+    monkeypatch.setattr(Simulator, "branch", counted)
+    sure: list[str] = []
+    other = search.SearchPolicy._other
+
+    def watched(self: search.SearchPolicy, decision, view):  # type: ignore[no-untyped-def]
+        values = self.fallback.values(decision, view)  # type: ignore[attr-defined]
+        before = sum(searched.values())
+        pick = other(self, decision, view)
+        top = [*sorted(values or [0.0], reverse=True), float("-inf")]
+        if decision.kind not in search.SEARCHED and top[0] - top[1] >= search.MARGIN:
+            assert sum(searched.values()) == before  # sure: not searched
+            sure.append(decision.kind)
+        return pick
+
+    monkeypatch.setattr(search.SearchPolicy, "_other", watched)
+    config = GameConfig(4, "full", shapeshifting=True, omens=True)
+    for seed in range(2):
+        play_game(config, content, [make_policy("search:4") for _ in range(4)], seed)
+    assert searched.get("draft_return", 0) == 8  # every seat's draft, both games
+    assert searched.get("spell_gain", 0) > 0 and sure
+    assert len(searched) > 3  # close calls of other kinds too

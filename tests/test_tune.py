@@ -92,7 +92,7 @@ def test_planted_asymmetry_is_found_and_confirmed(planted: dict[str, Any]) -> No
     trials = pl.read_csv(out / "trials.csv")
     assert trials.height == 5 and set(trials["state"]) <= {"complete", "pruned"}
     assert trials.row(0, named=True)["animals.serpent.actions"] == json.dumps(WEAK)  # baseline first
-    assert planted["stdout"].splitlines()[0].startswith("With serpent tile = [Move")
+    assert planted["stdout"].splitlines()[0].startswith("With serpent tile = [move")  # as the pack spells it
 
 
 @pytest.mark.slow
@@ -113,6 +113,7 @@ def test_report_is_self_contained_and_opens_with_the_headline(planted: dict[str,
     assert "Optimisation history" in html and "data:image/png;base64," in html and "Parameter importances" in html
     assert "http://" not in html and "https://" not in html
     assert (planted["out"] / "study.sqlite3").is_file()
+    assert re.search(r"animals.serpent.actions = \[&#34;.*&#34;\]: Serpent&#39;s holder [+-]\d", html)  # own effect
 
 
 @pytest.mark.slow
@@ -274,7 +275,7 @@ def test_choices_round_trip_through_the_study() -> None:
     tile = ["plead", "brew", "move", "remember"]
     assert decode(encode(tile)) == tile and decode(3) == 3
     assert describe({"animals.goat.actions": tile, "suspicion.start": 3}) == (
-        "goat tile = [Plead, Brew, Move, Remember] and suspicion.start = 3"
+        "goat tile = [plead, brew, move, remember] and suspicion.start = 3"
     )
 
 

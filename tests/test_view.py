@@ -4,13 +4,16 @@ a random stream; writing to everything it reaches changes nothing in the game.""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import random
+import sys
 import types
 from collections.abc import Callable
 
 import pytest
 
+import septima_sim.engine.game
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.decisions import Decision
@@ -18,14 +21,17 @@ from septima_sim.engine.game import Game
 from septima_sim.engine.modules import Module
 from septima_sim.engine.spells import MarketRow
 from septima_sim.engine.state import Patient, Player, SpellCard
-from septima_sim.engine.view import LiveView, PlayerView, SealedView
-from septima_sim.players import RandomPolicy, make_policy
+from septima_sim.engine.view import LiveView, PlayerView, SealedView, trusted
+from septima_sim.players import HeuristicPolicy, RandomPolicy, Weights, make_policy
 from tests.helpers import default_choice
 
 LIVE_TYPES = (Game, Player, Patient, SpellCard, MarketRow, Module, random.Random)
 """Objects that must never be reachable from a sealed view: the game, its live state, its random streams."""
 CODE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.CodeType)
 TAMPER = 999
+COMPILED = not septima_sim.engine.game.__file__.endswith(".py")
+"""The engine compiled with mypyc: its functions have no Python frames and its classes cannot be subclassed."""
+INTROSPECTION = "gc and frames cannot be closed in-process: a hostile plugin needs a process of its own"
 
 
 def reachable(root: object, static: tuple[object, ...]) -> list[object]:
@@ -171,3 +177,105 @@ def test_a_plugin_cannot_claim_the_live_view_or_the_simulator(content: Content) 
     impostor = Impostor()
     g = Game(GameConfig(2), content, [impostor, RandomPolicy()], 2)
     assert isinstance(g.views[0], SealedView) and impostor.simulator is None
+
+
+class Spoof(Impostor):
+    """Names itself as a built-in player: the package, the class name, the attributes the built-ins declare."""
+
+    __module__ = "septima_sim.players.heuristic.policy"
+    __qualname__ = __name__ = "HeuristicPolicy"
+
+
+class Sneaky(HeuristicPolicy):
+    """A subclass of a built-in player (it could override ``choose`` and read what it gets)."""
+
+
+class LookAlike(type):
+    """A metaclass that makes its classes compare equal to, and hash like, the built-in heuristic."""
+
+    def __eq__(cls, other: object) -> bool:
+        return True
+
+    def __hash__(cls) -> int:
+        return hash(HeuristicPolicy)
+
+
+class Twin(Impostor, metaclass=LookAlike):
+    pass
+
+
+@pytest.mark.parametrize(
+    "spoof",
+    [
+        pytest.param(Spoof, id="module-spoof"),
+        pytest.param(Sneaky, id="subclass", marks=pytest.mark.skipif(COMPILED, reason="compiled: no subclass at all")),
+        pytest.param(Twin, id="equal-metaclass"),
+    ],
+)
+def test_trust_is_the_class_identity_not_its_name(content: Content, spoof: type) -> None:
+    policy = spoof() if spoof is not Sneaky else Sneaky("sneaky", Weights())
+    assert Spoof.__module__ == HeuristicPolicy.__module__ and Twin == HeuristicPolicy  # the spoofs do look built in
+    g = Game(GameConfig(2), content, [policy, make_policy("balanced")], 2)
+    assert not trusted(policy) and isinstance(g.views[0], SealedView)
+    assert getattr(policy, "simulator", None) is None
+    assert trusted(g.policies[1]) and isinstance(g.views[1], LiveView)
+
+
+class Winner(Spoof):
+    """The spoof that won 123-23: writes +100 Wisdom to its own seat through the view it gets."""
+
+    __module__ = Spoof.__module__  # every class body sets its own
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        with contextlib.suppress(AttributeError):  # the sealed view's seat is read-only
+            view.me.wisdom += 100  # type: ignore[misc]
+        return super().choose(decision, view)
+
+
+def test_a_spoofed_plugin_changes_nothing_in_the_game(content: Content) -> None:
+    honest = Game(GameConfig(2), content, [Honest(), make_policy("balanced")], 5).play()
+    spoofed = Game(GameConfig(2), content, [Winner(), make_policy("balanced")], 5).play()
+    assert spoofed.game == honest.game and spoofed.players == honest.players
+
+
+class Introspector(Honest):
+    """Looks for the game outside the view: through who refers to what it was handed, or up the call stack."""
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+        self.found: list[str] = []
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        if self.how == "referrers":
+            seen: set[int] = set()
+            stack: list[object] = [view, decision]
+            while stack and len(seen) < 20_000:
+                obj = stack.pop()
+                for ref in gc.get_referrers(obj):
+                    if id(ref) not in seen and not isinstance(ref, types.FrameType) and ref is not stack:
+                        seen.add(id(ref))
+                        stack.append(ref)
+                        if isinstance(ref, LIVE_TYPES):
+                            self.found.append(type(ref).__name__)
+        else:
+            frame: types.FrameType | None = sys._getframe(1)
+            while frame is not None:
+                self.found += [type(v).__name__ for v in frame.f_locals.values() if isinstance(v, LIVE_TYPES)]
+                frame = frame.f_back
+        return super().choose(decision, view)
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        pytest.param("referrers", marks=pytest.mark.xfail(strict=True, reason=INTROSPECTION)),
+        pytest.param("frames", marks=pytest.mark.xfail(not COMPILED, strict=True, reason=INTROSPECTION)),
+    ],
+)
+def test_introspection_does_not_reach_the_game(content: Content, how: str) -> None:
+    """The known limit of the seal (docs/extending.md, "What a plugin sees"): ``gc.get_referrers`` and frame walking
+    reach the game, in-process nothing closes them (the compiled engine has no frames to walk). Strict: when one of
+    them stops reaching the game, this test says so and the docs must change."""
+    spy = Introspector(how)
+    Game(GameConfig(2), content, [spy, RandomPolicy()], 5).play()
+    assert not spy.found, spy.found[:3]

@@ -49,12 +49,25 @@ def load(run_dir: Path, kinds: Sequence[Kind] = (), games: int | None = None) ->
     if players is None or games_lf is None:
         return Frames(pl.DataFrame(), pl.DataFrame())
     pcols = [*SEAT_KEYS, "players", "colour", "won", "wisdom", *(k.column for k in kinds if not k.game_level)]
-    gcols = [*KEYS, "players", "winning_score", *(k.column for k in kinds if k.game_level)]
+    needs = [k.needs for k in kinds if k.needs not in (None, "full")]
+    gcols = [*KEYS, "players", "mode", "winning_score", *(k.column for k in kinds if k.game_level), *needs]
     have_p, have_g = players.collect_schema().names(), games_lf.collect_schema().names()
     first = pl.col("game_index") < games if games is not None else pl.lit(True)
     return Frames(
         players.filter(first).select(c for c in dict.fromkeys(pcols) if c in have_p).collect(),
         games_lf.filter(first).select(c for c in dict.fromkeys(gcols) if c in have_g).collect(),
+    )
+
+
+def in_play(kind: Kind, frames: Frames) -> Frames:
+    """The frames narrowed to the cells where the kind is in play (its ``needs``: the Full game, or a module on)."""
+    column = "mode" if kind.needs == "full" else kind.needs
+    if column is None or column not in frames.games.columns:
+        return frames
+    on = pl.col("mode") == "full" if kind.needs == "full" else pl.col(column)
+    cells = frames.games.filter(on).select("cell_id").unique()
+    return Frames(
+        frames.players.join(cells, on="cell_id", how="semi"), frames.games.join(cells, on="cell_id", how="semi")
     )
 
 
@@ -68,6 +81,9 @@ class Effect:
     games: int
     win: dict[str, float] | None
     wisdom: dict[str, float]
+    label: str = ""
+    """The row's ``component`` when it is not the arm's component id (a swap's ``seat:<colour>`` and
+    ``tiles:<ids>`` rows)."""
 
     @property
     def primary(self) -> dict[str, float]:
@@ -109,7 +125,7 @@ def effects(kind: Kind, ident: str, base: Frames, without: Frames, by: str = "ce
         pairs = holders.select(*SEAT_KEYS, "players", won_b="won", w_b="wisdom").join(
             without.players.select(*SEAT_KEYS, won_a="won", w_a="wisdom"), on=SEAT_KEYS
         )
-    return _per_cell(pairs, by, game_level=kind.game_level)
+    return per_cell(pairs, by, game_level=kind.game_level)
 
 
 def forced(seat: int, base: Frames, arm: Frames, by: str = "cell_id") -> list[Effect]:
@@ -123,10 +139,10 @@ def forced(seat: int, base: Frames, arm: Frames, by: str = "cell_id") -> list[Ef
         .select(*SEAT_KEYS, "players", won_a="won", w_a="wisdom")
         .join(arm.players.filter(at).select(*SEAT_KEYS, won_b="won", w_b="wisdom"), on=SEAT_KEYS)
     )
-    return _per_cell(pairs, by, game_level=False)
+    return per_cell(pairs, by, game_level=False)
 
 
-def _per_cell(pairs: pl.DataFrame, by: str, *, game_level: bool) -> list[Effect]:
+def per_cell(pairs: pl.DataFrame, by: str, *, game_level: bool) -> list[Effect]:
     """Effects of paired rows (``*_b`` minus ``*_a``: win and Wisdom, or Wisdom only for shared components)."""
     out = []
     order = SEAT_KEYS if not game_level else KEYS

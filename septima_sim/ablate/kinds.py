@@ -26,19 +26,25 @@ class Kind:
     game_level: bool = False
     needs: str | None = None
     """A cell axis that must be on for the component to be in play: ``shapeshifting``, ``omens`` or ``full``."""
-    forceable: bool = False
-    """Whether the content can deal it to a seat on purpose (rules.toml ``[setup.forced]``: witches)."""
+    forced_table: str | None = None
+    """The rules.toml ``[setup.*]`` table that deals it to a seat on purpose (``forced``: witches,
+    ``forced_spells``, ``forced_goals``), or None when the content cannot force it."""
+
+    @property
+    def forceable(self) -> bool:
+        """Whether the content can deal it to a seat on purpose (the ``forced`` arm)."""
+        return self.forced_table is not None
 
 
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in (
-        Kind("witch", "witches.toml", "witch", "witches", "witches_drafted", forceable=True),
-        Kind("spell", "spells.toml", "spell", "spells", "spells", needs="full"),
+        Kind("witch", "witches.toml", "witch", "witches", "witches_drafted", forced_table="forced"),
+        Kind("spell", "spells.toml", "spell", "spells", "spells", needs="full", forced_table="forced_spells"),
         Kind("animal", "animals.toml", "animal", "animals", "animals", needs="shapeshifting"),
         Kind("building", "buildings.toml", "building", "buildings", "buildings", game_level=True),
         Kind("omen", "omens.toml", "omen", "omens", "omen_cards", game_level=True, needs="omens"),
-        Kind("goal", "goals.toml", "goal", "goals", "goals"),
+        Kind("goal", "goals.toml", "goal", "goals", "goals", forced_table="forced_goals"),
     )
 }
 """Every kind, in the order of ``--kinds``' help."""

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from septima_sim.ablate import page
-from septima_sim.ablate.table import COLUMNS, CSV, DETAIL, STATUS
 from septima_sim.analysis import Settings
 from septima_sim.analysis.stats import holm
+from septima_sim.report.ablation import page
+from septima_sim.report.ablation.table import COLUMNS, CSV, DETAIL, STATUS
 
 if TYPE_CHECKING:
     from septima_sim.ablate.run import Outcome, Plan
@@ -36,7 +36,7 @@ def effects_frame(outcomes: list[Outcome], tolerance: float, settings: Settings)
             rows.append(
                 {
                     "kind": o.component.kind.name,
-                    "component": o.component.id,
+                    "component": e.label or o.component.id,
                     "arm": o.component.arm,
                     "players": e.players,
                     "cell": e.cell,
@@ -74,11 +74,12 @@ def detail_frame(outcomes: list[Outcome]) -> pl.DataFrame:
 
 
 def status_frame(outcomes: list[Outcome]) -> pl.DataFrame:
+    """One row per component and arm (a swap: one per row label it wrote, ``seat:<colour>``, ``tiles:<ids>``)."""
     return pl.DataFrame(
         [
             {
                 "kind": o.component.kind.name,
-                "component": o.component.id,
+                "component": label,
                 "arm": o.component.arm,
                 "provenance": o.component.provenance,
                 "assumed": o.component.assumed,
@@ -86,6 +87,7 @@ def status_frame(outcomes: list[Outcome]) -> pl.DataFrame:
                 "status": o.status,
             }
             for o in outcomes
+            for label in dict.fromkeys(e.label for e in o.effects if e.label) or [o.component.id]
         ],
         schema={
             "kind": pl.String,

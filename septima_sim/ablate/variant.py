@@ -4,10 +4,17 @@ its TOML file (tomlkit keeps every other line as it is), loaded and validated li
 - witch, spell, building, goal, Omen: the entry is removed, so it is in no deck, market or tile stack; a witch named
   in an Omen's witch lists (``everyone``, ``excluded``) is taken out of those lists too;
 - animal: the tiles belong to a colour, so the seat cannot simply lose one: the tile becomes a copy of its colour's
-  other tile (same actions, ability and parameters; the id and colour stay), and the seat holds that tile twice.
+  other tile (same actions, ability and parameters; the id and colour stay), and the seat holds that tile twice;
+- a removed witch, spell or goal the pack itself forces to a seat (``[setup.forced*]``) leaves that table too.
+
+A **pair** variant (``write_pair``, ``ablate --pairs``) is the pack without two components at once.
+
+A **swap** variant (``write_swap``, ablate's ``swap`` arm) exchanges the animal tiles of two colours: each tile of
+one colour is given the other colour, so the two seats play with each other's tiles.
 
 A **forced** variant (``write_forced``) is a copy of the pack whose rules.toml ``[setup.forced]`` table deals the
-witch to one seat (the engine's setup honours the table like any rule).
+witch to one seat (``[setup.forced_spells]``: a spell in the seat's hand at the start; ``[setup.forced_goals]``: a
+goal dealt to the seat); the engine's setup honours the tables like any rule.
 
 The engine is not told anything: it plays the variant pack like any other content (no special case).
 
@@ -67,9 +74,42 @@ def write_variant(content_dir: Path | None, kind: Kind, ident: str, dest: Path) 
 def write_forced(content_dir: Path | None, kind: Kind, ident: str, seat: int, dest: Path) -> str:
     """Write the pack with ``ident`` forced to ``seat`` (rules.toml ``[setup.forced]``) to ``dest`` and return the
     variant's content hash; NotRemovable (and no folder) when the kind cannot be forced or the result does not load."""
-    if not kind.forceable:
+    table = kind.forced_table
+    if table is None:
         raise NotRemovable(f"{kind.name} {ident}: a {kind.name} cannot be forced to a seat")
-    return _publish(content_dir, dest, _edit_of(kind, ident, seat), lambda pack: _force(pack, ident, seat))
+    return _publish(content_dir, dest, _edit_of(kind, ident, seat), lambda pack: _force(pack, table, ident, seat))
+
+
+def write_swap(content_dir: Path | None, kind: Kind, pair: tuple[str, str], dest: Path) -> str:
+    """Write the pack with the animal tiles of two colours exchanged (each tile's ``colour`` set to the other one)
+    to ``dest`` and return the variant's content hash (the ``swap`` arm)."""
+    return _publish(content_dir, dest, _edit_of(kind, swap_id(pair), None), lambda pack: _swap(pack, kind, pair))
+
+
+def write_pair(content_dir: Path | None, first: tuple[Kind, str], second: tuple[Kind, str], dest: Path) -> str:
+    """Write the pack without two components (``ablate --pairs``) to ``dest`` and return its content hash."""
+
+    def both(pack: Path) -> None:
+        _edit(pack, *first)
+        _edit(pack, *second)
+
+    return _publish(content_dir, dest, _edit_of(first[0], pair_id(first, second), None), both)
+
+
+def ensure_pair(content_dir: Path | None, first: tuple[Kind, str], second: tuple[Kind, str], dest: Path) -> None:
+    """The pack without both components at ``dest``: kept when current, written otherwise (as ``ensure``)."""
+    if not current(content_dir, first[0], pair_id(first, second), dest):
+        write_pair(content_dir, first, second, dest)
+
+
+def pair_id(first: tuple[Kind, str], second: tuple[Kind, str]) -> str:
+    """The edit id of a pair removed together (``pair:witch/johanna+spell/whispering-winds``)."""
+    return f"pair:{first[0].name}/{first[1]}+{second[0].name}/{second[1]}"
+
+
+def swap_id(pair: tuple[str, str]) -> str:
+    """The edit id of a swap (``swap:orange-gray``), never an animal's id."""
+    return f"swap:{pair[0]}-{pair[1]}"
 
 
 def ensure(content_dir: Path | None, kind: Kind, ident: str, dest: Path, seat: int | None = None) -> None:
@@ -77,7 +117,10 @@ def ensure(content_dir: Path | None, kind: Kind, ident: str, dest: Path, seat: i
     is missing, half-written or damaged, or was made from another base pack (``current``)."""
     if current(content_dir, kind, ident, dest, seat):
         return
-    if seat is None:
+    if ident.startswith("swap:"):
+        first, second = ident.removeprefix("swap:").split("-", 1)
+        write_swap(content_dir, kind, (first, second), dest)
+    elif seat is None:
         write_variant(content_dir, kind, ident, dest)
     else:
         write_forced(content_dir, kind, ident, seat, dest)
@@ -126,14 +169,28 @@ def _publish(content_dir: Path | None, dest: Path, edit: dict[str, Any], apply: 
         shutil.rmtree(partial, ignore_errors=True)
 
 
-def _force(pack: Path, ident: str, seat: int) -> None:
+def _force(pack: Path, table: str, ident: str, seat: int) -> None:
     path = pack / "rules.toml"
     doc = tomlkit.parse(path.read_text(encoding="utf-8"))
     setup: Any = doc["setup"]
-    forced = setup.setdefault("forced", tomlkit.table())
+    forced = setup.setdefault(table, tomlkit.table())
     for other in [s for s, w in forced.items() if w == ident]:
         del forced[other]
     forced[str(seat)] = ident
+    path.write_text(tomlkit.dumps(doc), encoding="utf-8")
+
+
+def _swap(pack: Path, kind: Kind, pair: tuple[str, str]) -> None:
+    path = pack / kind.file
+    doc = tomlkit.parse(path.read_text(encoding="utf-8"))
+    entries: Any = doc.get(kind.table, [])
+    first, second = pair
+    moved = [e for e in entries if e.get("colour") in pair]
+    missing = [c for c in pair if c not in {e.get("colour") for e in moved}]
+    if missing:
+        raise NotRemovable(f"no {missing[0]} tiles in {kind.file}")
+    for e in moved:
+        e["colour"] = second if e.get("colour") == first else first
     path.write_text(tomlkit.dumps(doc), encoding="utf-8")
 
 
@@ -162,6 +219,19 @@ def _edit(pack: Path, kind: Kind, ident: str) -> None:
     path.write_text(tomlkit.dumps(doc), encoding="utf-8")
     if kind.name == "witch":
         _drop_witch_references(pack / "omens.toml", ident)
+    if kind.forced_table is not None and kind.name != "animal":
+        _drop_forced(pack / "rules.toml", kind.forced_table, ident)
+
+
+def _drop_forced(path: Path, table: str, ident: str) -> None:
+    """Take a removed component out of the pack's own ``[setup.<table>]`` (a pack that forces it to a seat)."""
+    doc = tomlkit.parse(path.read_text(encoding="utf-8"))
+    forced: Any = doc.get("setup", {}).get(table, {})
+    seats = [seat for seat, value in forced.items() if value == ident]
+    for seat in seats:
+        del forced[seat]
+    if seats:
+        path.write_text(tomlkit.dumps(doc), encoding="utf-8")
 
 
 def _drop_witch_references(path: Path, ident: str) -> None:

@@ -11,10 +11,8 @@ from typing import Any
 
 import polars as pl
 
-from septima_sim.analysis.data import CELL_COLUMNS, RunTables, collect
-
-PARAMETERS = ("players", *CELL_COLUMNS)
-"""The matrix parameters of a cell (besides its override values), in label order."""
+from septima_sim.analysis.data import RunTables, collect
+from septima_sim.analysis.expansions import Module
 
 
 def override_text(value: Any) -> str:
@@ -26,17 +24,12 @@ def override_text(value: Any) -> str:
     return str(value)
 
 
-def label(row: dict[str, Any], overrides: list[str]) -> str:
-    """``4p full, Shapeshifting, Omens (deck a+b+c), all-random, suspicion.start=1``: the modules only when on, the
-    Omen deck only when fixed, every override value by its dotted path."""
+def label(row: dict[str, Any], overrides: list[str], modules: tuple[Module, ...]) -> str:
+    """``4p full, Shapeshifting, Omens (deck a+b+c), all-random, suspicion.start=1``: the run's modules only when on
+    (an axis a module owns only when set, ``Module.detail``; a module the player count switches on by its name),
+    every override value by its dotted path."""
     parts = [f"{row['players']}p {row['mode']}"]
-    if row.get("shapeshifting"):
-        parts.append("Shapeshifting")
-    if row.get("omens"):
-        deck = row.get("omen_deck")
-        parts.append("Omens" if deck in (None, "random", "none") else f"Omens (deck {deck})")
-    if row.get("solo"):
-        parts.append("solo")
+    parts += [m.axis if m.automatic else m.detail(row) for m in modules if row.get(m.axis)]
     parts.append(str(row["lineup"]))
     parts += [f"{axis}={override_text(row[axis])}" for axis in overrides]
     return ", ".join(parts)
@@ -48,10 +41,10 @@ def cell_table(run: RunTables) -> pl.DataFrame:
     axes = [a for a in run.override_axes if a in run.games.collect_schema().names()]
     cells = collect(
         run.games.group_by("cell_id")
-        .agg(pl.len().alias("games"), *(pl.col(c).first() for c in (*PARAMETERS, *axes)))
+        .agg(pl.len().alias("games"), *(pl.col(c).first() for c in (*run.parameters, *axes)))
         .sort("cell_id")
     )
-    labels = [label(r, axes) for r in cells.iter_rows(named=True)]
+    labels = [label(r, axes, run.modules) for r in cells.iter_rows(named=True)]
     return cells.with_columns(label=pl.Series(labels, dtype=pl.String))
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from septima_sim.analysis.cells import PARAMETERS, cell_table
+from septima_sim.analysis.cells import cell_table
 from septima_sim.analysis.components import component_impact
 from septima_sim.analysis.data import RunTables, Settings, collect, lazy
 from septima_sim.analysis.metrics import wisdom_sources
@@ -31,7 +31,8 @@ def cell_pairs(a: RunTables, b: RunTables) -> tuple[pl.DataFrame, pl.DataFrame]:
     no counterpart. Keys: the cell parameters and the override axes both runs have (compared as text)."""
     ca, cb = cell_table(a), cell_table(b)
     shared = [x for x in a.override_axes if x in b.override_axes and x in ca.columns and x in cb.columns]
-    keys = [*PARAMETERS, *shared]
+    params = [x for x in a.parameters if x in ca.columns and x in cb.columns]  # the parameters both runs have
+    keys = [*params, *shared]
 
     def keyed(cells: pl.DataFrame) -> pl.DataFrame:
         return cells.with_columns(pl.col(k).cast(pl.String).alias(f"_k{i}") for i, k in enumerate(keys))

@@ -12,22 +12,28 @@ Benjamini-Hochberg adjusted over every component of the table, and components se
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import polars as pl
 
 from septima_sim.analysis.data import Frame, Settings, collect, in_cell, lazy
-from septima_sim.analysis.expansions import MODULES, Kind
+from septima_sim.analysis.expansions import MODULES, Kind, Module
 from septima_sim.analysis.metrics import with_wilson
 from septima_sim.analysis.stats import Z95, bh, normal_p, variance
 
-KINDS: tuple[Kind, ...] = (
+BASE_KINDS: tuple[Kind, ...] = (
     Kind("witch", "witches_drafted"),
     Kind("spell", "spells"),
     Kind("divination goal", "goals"),
     Kind("building", "buildings", game_level=True),
-    *(kind for module in MODULES for kind in module.kinds),
 )
-"""Game-level components are shared by every seat: they are judged on Wisdom, not on win rate."""
+"""The families of the base game. Game-level components are shared by every seat: they are judged on Wisdom, not on
+win rate."""
+
+
+def kinds(modules: Sequence[Module] = MODULES) -> tuple[Kind, ...]:
+    """The families of the base game and of ``modules`` (a run's: ``RunTables.modules``)."""
+    return (*BASE_KINDS, *(kind for module in modules for kind in module.kinds))
 
 
 def _rows(players: Frame, games: Frame, kind: Kind, cell: str | None = None) -> pl.LazyFrame | None:
@@ -118,12 +124,17 @@ def _pooled(strata: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def component_impact(players: Frame, games: Frame, settings: Settings) -> pl.DataFrame:
-    """One row per component: rows present/absent, raw win rates (Wilson), the pooled win-rate and Wisdom effects
-    with 95% intervals, BH-adjusted p-values and ``flagged``, sorted by the size of the effect."""
+def component_impact(
+    players: Frame, games: Frame, settings: Settings, modules: Sequence[Module] = MODULES
+) -> pl.DataFrame:
+    """One row per component of the base game and of ``modules`` (the run's): rows present/absent, raw win rates
+    (Wilson), the pooled win-rate and Wisdom effects with 95% intervals, BH-adjusted p-values, ``flagged`` and
+    ``too_few`` (not flagged, and its interval is wider than ± the tolerance: too few games to tell it from no effect
+    or rank it). Sorted with ``too_few`` rows last, then by the bound of the interval nearest zero (in tolerances; 0
+    when the interval holds zero), then by p-value: never by a point estimate alone."""
     cells = collect(lazy(games).select(pl.col("cell_id").unique().sort()))["cell_id"].to_list()
     parts = []
-    for kind in KINDS:
+    for kind in kinds(modules):
         strata = _strata(players, games, kind, cells)
         if strata is None or strata.is_empty():
             continue
@@ -150,12 +161,17 @@ def component_impact(players: Frame, games: Frame, settings: Settings) -> pl.Dat
     p = [normal_p(eff, se) for eff, se in table.select("_eff", "_se").iter_rows()]
     p_adj = bh([1.0 if math.isnan(x) else x for x in p])
     table = table.with_columns(p=pl.Series(p, dtype=pl.Float64), p_adj=pl.Series(p_adj, dtype=pl.Float64))
+    half = Z95 * pl.col("_se")
     table = table.with_columns(
         flagged=(pl.col("p_adj") < settings.alpha)
         & (pl.col("_eff").abs() >= pl.col("_tol"))
         & (pl.col("present") >= settings.min_component_rows),
-        _size=pl.col("_eff").abs() / pl.col("_tol"),
     )
-    return table.sort(["_size", "kind", "item"], descending=[True, False, False]).drop(
-        "_eff", "_se", "_tol", "_size", "win_se", "wisdom_se"
+    table = table.with_columns(
+        too_few=~pl.col("flagged") & ((half > pl.col("_tol")) | pl.col("_se").is_nan()),
+        # the interval's bound nearest zero (0 when the interval holds zero), in tolerances: what is ranked
+        _size=((pl.col("_eff").abs() - half).clip(0.0) / pl.col("_tol")).fill_nan(0.0),
     )
+    return table.sort(
+        ["too_few", "_size", "p_adj", "kind", "item"], descending=[False, True, False, False, False], nulls_last=True
+    ).drop("_eff", "_se", "_tol", "_size", "win_se", "wisdom_se")

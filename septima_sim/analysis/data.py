@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 
 from septima_sim import store
-from septima_sim.engine.modules import flag_columns
+from septima_sim.analysis.expansions import Module, run_modules
 
 Frame = pl.DataFrame | pl.LazyFrame
 """Analysis functions take a collected or a lazy frame."""
@@ -93,6 +93,18 @@ class RunTables:
     manifest: dict[str, Any]
     games_count: int
     player_counts: list[int]
+    modules: tuple[Module, ...] = ()
+    """The rules modules the run was made with (from its manifest: ``expansions.run_modules``)."""
+
+    @property
+    def toggled(self) -> tuple[Module, ...]:
+        """The run's modules a user switches (experiment axes)."""
+        return tuple(m for m in self.modules if not m.automatic)
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """The matrix parameters of a cell (besides its override values), in label order."""
+        return ("players", *matrix_columns(self.modules))
 
     @property
     def seated(self) -> pl.LazyFrame:
@@ -106,8 +118,14 @@ class RunTables:
 
 
 _GAME_KEYS = ("cell_id", "game_index")
-CELL_COLUMNS = ("mode", *flag_columns(), "lineup", "omen_deck")
-"""Game columns that are constant within a cell (experiment axes)."""
+
+
+def matrix_columns(modules: tuple[Module, ...]) -> tuple[str, ...]:
+    """Game columns that are constant within a cell (experiment axes): the mode, a flag per module, the lineup and
+    the axes the modules own."""
+    return ("mode", *(m.axis for m in modules), "lineup", *(a for m in modules for a in m.unpaired_axes))
+
+
 GAME_COLUMNS = ("start_player", "seed", "turns")
 
 
@@ -130,14 +148,18 @@ def open_run(run_dir: Path | str) -> RunTables:
     except FileNotFoundError:
         raise RunDataError(f"{path}: not a run directory (no manifest.json)") from None
     games = data.games
+    modules = run_modules(data.manifest)
+    present = set(games.collect_schema().names())
+    modules = tuple(m for m in modules if m.axis in present)  # a run of an older table schema may lack a flag
+    columns = [c for c in matrix_columns(modules) if c in present]
     cells = collect(
-        games.group_by("cell_id").agg(pl.len().alias("n"), *(pl.col(c).first() for c in ("players", *CELL_COLUMNS)))
+        games.group_by("cell_id").agg(pl.len().alias("n"), *(pl.col(c).first() for c in ("players", *columns)))
     )
     errors = 0 if data.errors is None else collect(data.errors.select(pl.len())).item()
     if cells.height == 0:
         detail = f"only errors ({errors} game(s) raised, see {path / 'errors'})" if errors else "no games"
         raise RunDataError(f"{path}: the run has {detail}; nothing to report")
-    players = data.players.join(cells.lazy().select("cell_id", *CELL_COLUMNS), on="cell_id", how="left")
+    players = data.players.join(cells.lazy().select("cell_id", *columns), on="cell_id", how="left")
     events = data.events
     counts = sorted(cells["players"].unique().to_list())
-    return RunTables(path, games, players, events, errors, data.manifest, int(cells["n"].sum()), counts)
+    return RunTables(path, games, players, events, errors, data.manifest, int(cells["n"].sum()), counts, modules)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from septima_sim.analysis.cells import PARAMETERS, cell_table
+from septima_sim.analysis.cells import cell_table
 from septima_sim.analysis.data import RunTables, Settings
 from septima_sim.analysis.metrics import seat_balance
 
@@ -15,13 +15,13 @@ from septima_sim.analysis.metrics import seat_balance
 def setting_keys(run: RunTables) -> list[str]:
     """The columns a setting is identified by: the cell parameters but the lineup, and the override axes."""
     axes = [a for a in run.override_axes if a in run.games.collect_schema().names()]
-    return [p for p in PARAMETERS if p != "lineup"] + axes
+    return [p for p in run.parameters if p != "lineup"] + axes
 
 
 def seated_settings(run: RunTables, cells: pl.DataFrame | None = None) -> pl.LazyFrame:
     """Players with their turn-order position and their cell's override values (a join with the cell table)."""
     cells = cell_table(run) if cells is None else cells
-    extra = [a for a in setting_keys(run) if a not in PARAMETERS]
+    extra = [a for a in setting_keys(run) if a not in run.parameters]
     return run.seated.join(cells.lazy().select("cell_id", *extra), on="cell_id", how="left")
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from septima_sim.analysis.data import Frame, Settings, collect, in_cell, lazy
-from septima_sim.analysis.expansions import AXES, MODULES, Module
+from septima_sim.analysis.expansions import MODULES, Module
 from septima_sim.analysis.metrics import seat_balance, with_wilson
 from septima_sim.analysis.paired import paired
 from septima_sim.analysis.stats import holm
@@ -20,7 +20,6 @@ PAIRED_METRICS: tuple[tuple[str, bool], ...] = (
     ("first_player_won", True),
 )
 """Per-game metrics compared between settings; the flag marks 0/1 outcomes (McNemar instead of Wilcoxon)."""
-_AXES = ("players", "mode", *AXES, "lineup")
 
 
 def per_game(games: Frame) -> pl.LazyFrame:
@@ -28,29 +27,36 @@ def per_game(games: Frame) -> pl.LazyFrame:
     return lazy(games).with_columns(first_player_won=pl.col("winner_seats").list.contains(pl.col("start_player")))
 
 
-def _cell_pairs(cells: pl.DataFrame, module: Module, others: list[str]) -> pl.DataFrame:
-    """Pairs of cells equal in every axis of ``others``, one with the module off and one with it on."""
+def _cell_pairs(cells: pl.DataFrame, module: Module, others: list[str], axes: list[str]) -> pl.DataFrame:
+    """Pairs of cells equal in every axis of ``others``, one with the module off and one with it on (with the
+    values of the module ``axes`` of the on cell)."""
     off = cells.filter(~pl.col(module.axis)).select(*others, off="cell_id")
-    on = cells.filter(pl.col(module.axis)).select(*others, on="cell_id", **{f"_{a}": a for a in AXES})
+    on = cells.filter(pl.col(module.axis)).select(*others, on="cell_id", **{f"_{a}": a for a in axes})
     return off.join(on, on=others, nulls_equal=True).sort(*others)
 
 
-def module_effects(games: Frame, settings: Settings, overrides: Sequence[str] = ()) -> pl.DataFrame:
-    """Shapeshifting and Omens on vs off: for each module the run varies, pairs of cells equal in every other axis,
-    games paired by index (same seed), one pair of cells at a time; per-game metrics compared (t interval of the
-    mean paired difference, McNemar or Wilcoxon) with Holm-adjusted p-values. ``overrides`` names the run's
-    override axes (columns of ``games``)."""
+def module_effects(
+    games: Frame, settings: Settings, overrides: Sequence[str] = (), modules: Sequence[Module] = MODULES
+) -> pl.DataFrame:
+    """Each rules module on vs off (``modules``: the run's toggled ones, ``RunTables.toggled``): for each module the
+    run varies, pairs of cells equal in every other axis, games paired by index (same seed), one pair of cells at a
+    time; per-game metrics compared (t interval of the mean paired difference, McNemar or Wilcoxon) with
+    Holm-adjusted p-values. ``overrides`` names the run's override axes (columns of ``games``)."""
     g = per_game(games)
     metrics = [m for m, _ in PAIRED_METRICS]
-    axes = [*_AXES, *overrides, "omen_deck"]
+    present = lazy(games).collect_schema().names()
+    modules = [m for m in modules if m.axis in present]
+    flags = [m.axis for m in modules]
+    owned = [a for m in modules for a in m.unpaired_axes if a in present]
+    axes = ["players", "mode", *flags, "lineup", *overrides, *owned]
     cells = collect(g.group_by("cell_id").agg(pl.col(a).first() for a in axes))
     rows: list[dict[str, object]] = []
-    for module in MODULES:
+    for module in modules:
         if cells[module.axis].n_unique() < 2:
             continue
         others = [a for a in axes if a != module.axis and a not in module.unpaired_axes]
-        other = next((a for a in AXES if a != module.axis and cells[a].n_unique() > 1), None)
-        for pair in _cell_pairs(cells, module, others).iter_rows(named=True):
+        other = next((a for a in flags if a != module.axis and cells[a].n_unique() > 1), None)
+        for pair in _cell_pairs(cells, module, others, flags).iter_rows(named=True):
             side = [in_cell(g, pair[k]).select("game_index", "seed", *metrics) for k in ("off", "on")]
             joined = collect(side[0].join(side[1], on=["game_index", "seed"], suffix="_on"))
             head = {

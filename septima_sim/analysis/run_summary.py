@@ -13,6 +13,7 @@ from rich.table import Table
 from septima_sim.analysis.cells import cell_table, override_text
 from septima_sim.analysis.data import RunDataError, collect, open_run
 from septima_sim.engine.config import COLOURS
+from septima_sim.run_speed import rate_text
 
 MAX_ROWS = 24
 
@@ -35,7 +36,7 @@ def summary_rows(run_dir: Path) -> tuple[list[str], pl.DataFrame]:
 
 def summary_table(run_dir: Path, games: int, errors: int, rate: float) -> Table:
     """The end-of-run table (the run's own totals in the title)."""
-    table = Table(title=f"{run_dir}: {games:,} games, {errors:,} errors, {rate:,.0f} games/s", show_header=True)
+    table = Table(title=f"{run_dir}: {games:,} games, {errors:,} errors, {rate_text(rate)}", show_header=True)
     try:
         keys, rows = summary_rows(run_dir)
     except RunDataError:

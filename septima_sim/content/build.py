@@ -175,7 +175,9 @@ def _rules(pack: s.Pack) -> Rules:
         lunar_extra_icons=pack.lunar.extra_icons,
         crystal_supply=pack.crystal.supply,
         shapeshift_bonus_suspicion=param("shapeshift", "bonus_suspicion", 0),
-        forced_witches=tuple(sorted((int(seat), list(pack.witches).index(w)) for seat, w in setup.forced.items())),
+        forced_witches=_forced(setup.forced, list(pack.witches)),
+        forced_spells=_forced(setup.forced_spells, list(pack.spells)),
+        forced_goals=_forced(setup.forced_goals, list(pack.goals)),
         readings=Readings(
             **{
                 name: Reading(r.value, tuple(r.allowed), r.provenance, r.description)
@@ -184,6 +186,11 @@ def _rules(pack: s.Pack) -> Rules:
             }
         ),
     )
+
+
+def _forced(table: dict[str, str], ids: list[str]) -> tuple[tuple[int, int], ...]:
+    """A ``[setup.forced*]`` table (seat -> id) as sorted (seat, index) pairs."""
+    return tuple(sorted((int(seat), ids.index(ident)) for seat, ident in table.items()))
 
 
 def _omen_half(key: str, half: OmenHalfSpec) -> OmenHalf:

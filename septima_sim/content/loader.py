@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import stat
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from septima_sim.content.errors import ContentError as ContentError
 from septima_sim.content.errors import message
 from septima_sim.content.model import Content
 from septima_sim.content.schema import FILES, Pack, declared, is_table
+from septima_sim.tomlfile import read_toml
 
 BASE_DIR = Path(__file__).parent / "base"
 
@@ -86,16 +86,7 @@ def copy_pack(source: Path | None, dest: Path) -> None:
 @functools.lru_cache(maxsize=64)
 def _parse(path: str, stamp: tuple[int, int, int]) -> dict[str, Any]:
     """Parse one file; ``stamp`` (mtime, size, inode) makes an edited file a new cache entry."""
-    name = Path(path).name
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except UnicodeDecodeError:
-        raise ContentError(f"{name}: not a UTF-8 text file (a content file is TOML text)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{name}: invalid TOML: {exc}") from None
-    except OSError as exc:
-        raise ContentError(f"{name}: cannot be read: {exc.strerror or exc}") from None
+    return read_toml(path, ContentError, "content file", Path(path).name)
 
 
 def _keyed(items: Any, key: str, file: str, table: str) -> dict[str, Any]:

@@ -399,6 +399,11 @@ class Rules:
     readings: Readings
     forced_witches: tuple[tuple[int, int], ...] = ()
     """(seat, witch index) pairs: the witch is dealt to that seat and kept (rules.toml ``[setup.forced]``)."""
+    forced_spells: tuple[tuple[int, int], ...] = ()
+    """(seat, spell index) pairs: the spell is in that seat's hand at the start of a Full game
+    (``[setup.forced_spells]``)."""
+    forced_goals: tuple[tuple[int, int], ...] = ()
+    """(seat, goal index) pairs: the goal is one of that seat's dealt goals (``[setup.forced_goals]``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,20 +27,28 @@ if TYPE_CHECKING:
 def setup(g: Game) -> None:
     """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders. A witch forced to a seat
     (rules.toml ``[setup.forced]``) leaves the deck after the shuffle and is one of that seat's dealt witches,
-    never given back in the draft."""
+    never given back in the draft; a forced goal (``[setup.forced_goals]``) is one of the seat's dealt goals and a
+    forced spell (``[setup.forced_spells]``, Full game) starts in the seat's hand (``spells.setup_market``)."""
     s = g.s
     r, rs, c = g.rules, g.rng_setup, g.content
+    sink = g.sink is not None
+    if sink:  # every public field from None: the log's start, what ``events.fold`` begins with
+        g.note("start", TABLE, "the table before setup")
     s.start_player = s.first_player = below(rs, g.n)
     s.order = [(s.start_player + i) % g.n for i in range(g.n)]
     s.crystal_supply = r.crystal_supply
+    if sink:
+        g.note("setup", TABLE, f"start player seat {s.start_player}, the Crystal supply")
     for p in s.players:
         p.suspicion = r.suspicion_start
         p.suspicion_max = p.suspicion
         p.supply = r.loyal_citizens
         p.charms = r.start_charms
         p.hand = [i in s.hand_actions for i in range(len(c.actions))]
-        g.gain_res(p, CRYSTAL, r.start_crystals)
         p.ritual_col = c.ritual.start_column
+        if sink:
+            g.note("setup", p.seat, "suspicion, citizens, charms, hand, ritual column")
+        g.gain_res(p, CRYSTAL, r.start_crystals)
     s.witch_deck = list(range(len(c.witches)))
     shuffle(rs, s.witch_deck)
     forced = {seat: w for seat, w in r.forced_witches if seat < g.n}  # [setup.forced]: dealt and kept
@@ -59,10 +67,18 @@ def setup(g: Game) -> None:
         p.coven = dealt
         p.witches_start = len(dealt)
         s.drafted[seat] = list(dealt)
+        if sink:
+            g.note("coven", seat, f"drafted {', '.join(c.witches[w].id for w in dealt)}")
     s.goal_deck = [i for i, goal in enumerate(c.goals) if g.full or not goal.full_only]
     shuffle(rs, s.goal_deck)
+    own_goals = {seat: i for seat, i in r.forced_goals if seat < g.n and i in s.goal_deck and r.goals_dealt}
+    for i in own_goals.values():  # [setup.forced_goals]: taken out after the shuffle, one of the seat's goals
+        s.goal_deck.remove(i)
     for seat in range(g.n):
-        s.goals[seat] = [s.goal_deck.pop() for _ in range(r.goals_dealt)]
+        own_goal = own_goals.get(seat)
+        s.goals[seat] = [s.goal_deck.pop() for _ in range(r.goals_dealt - (own_goal is not None))]
+        if own_goal is not None:
+            s.goals[seat].insert(0, own_goal)
     s.chamber1 = s.witch_deck.pop()
     s.crowd_neutral = r.neutral_crowd
     towns = [i for i, a in enumerate(c.areas) if a.town]
@@ -80,14 +96,18 @@ def setup(g: Game) -> None:
         s.hunter_active.append(True)
     if g.full:
         s.market = spells.setup_market(g)
+    if sink:
+        g.note("setup", TABLE, "witch on trial, crowd, buildings, hunters, spell market")
     for module_setup in g.hooks.setup:
         module_setup(g)
+    if sink and g.hooks.setup:
+        g.note("setup", TABLE, "modules")
     fill_patients(g)
     prepare_septima(g)
     for seat in reversed(s.order):
         opts = [v for v in g.board.edge_vertices if v not in s.occupied]
         g.move_to(s.players[seat], g.ask(Kind.START_VERTEX, seat, opts))
-    for place_leaders in g.hooks.place_leaders:
+    for place_leaders in g.hooks.place_leaders:  # a module announces the pieces it places
         place_leaders(g)
 
 
@@ -162,6 +182,8 @@ def preparation(g: Game) -> None:
             g.note("witch_on_trial", TABLE, g.content.witches[g.s.chamber1].id)
     for patient in g.s.patients.values():
         patient.angry = 1
+    if g.sink is not None and g.s.patients:
+        g.note("patients", TABLE, f"an angry citizen on each of the {len(g.s.patients)} staying patients")
     fill_patients(g)
     prepare_septima(g)
     for start_season in g.hooks.start_season:
@@ -186,6 +208,8 @@ def moon_phase(g: Game, forced: dict[int, int] | None = None) -> None:
     for seat, card in enumerate(choices):  # reveal
         s.played[seat] = card
         players[seat].hand[card] = False
+        if g.sink is not None:
+            g.note("reveal", seat, g.action_ids[card])
     for reveal in g.hooks.reveal:
         reveal(g)
     s.step = "resolve"
@@ -305,20 +329,21 @@ def end_moon_phase(g: Game) -> None:
         card = s.played[seat]
         if card == returning:
             p.hand[card] = True  # S2: Shapeshift returns to hand at the end of the turn
-            if sink:
-                g.note("hand", seat, f"+{g.action_ids[card]}")
         else:
             p.discard.append(card)
         s.played[seat] = -1
         s.remember_copy[seat] = -1
         for sp in p.spells:
             sp.used_turn = -1
+        if sink and card >= 0:
+            g.note("hand" if card == returning else "discard", seat, f"{g.action_ids[card]} played")
     for end_turn in g.hooks.end_turn:
         end_turn(g)
-    if sink and not all(s.hunter_active):
-        g.note("hunters", TABLE, "all hunters stand")
+    standing = all(s.hunter_active)
     for h in range(len(s.hunter_active)):
         s.hunter_active[h] = True
+    if sink and not standing:
+        g.note("hunters", TABLE, "all hunters stand")
     for space in [sp for sp, pt in s.patients.items() if pt.healed_by]:
         patient = s.patients.pop(space)
         for potion in patient.remedies:
@@ -345,6 +370,8 @@ def end_of_season(g: Game) -> None:
     sink = g.sink is not None
     shuffle(g.rng_draw, s.patient_discard)
     s.patient_stack[:0] = s.patient_discard
+    if sink and s.patient_discard:
+        g.note("patients", TABLE, f"{len(s.patient_discard)} patients under the stack")
     s.patient_discard = []
     next_season = g.rules.seasons[s.season + 1]
     if next_season in g.rules.hunter_enter_seasons:
@@ -357,16 +384,22 @@ def end_of_season(g: Game) -> None:
                 g.note("hunters", TABLE, f"hunter {len(s.hunter_space) - 1} enters on space {free[0]}")
     s.start_player = (s.start_player + 1) % g.n
     s.order = [(s.start_player + i) % g.n for i in range(g.n)]
+    if sink:
+        g.note("start_player", TABLE, f"seat {s.start_player}")
     for p in s.players:
-        if not g.keeps_discards:  # S6: with Shapeshifting, step 4 is skipped for everyone
+        if not g.keeps_discards and p.discard:  # S6: with Shapeshifting, step 4 is skipped for everyone
+            back = len(p.discard)
             for card in p.discard:
                 p.hand[card] = True
-            if sink and p.discard:
-                g.note("hand", p.seat, f"+{len(p.discard)} cards back from the discard")
             p.discard = []
+            if sink:
+                g.note("hand", p.seat, f"+{back} cards back from the discard")
+        ending = p.mirror >= 0 or any(sp.active for sp in p.spells)
         p.mirror = -1
         for sp in p.spells:
             sp.active = False
+        if sink and ending:
+            g.note("season_over", p.seat, "the Magic Mirror's witch and ongoing spells end")
     if g.full:
         spells.refresh_market(g)
     if sink:

@@ -23,6 +23,7 @@ from septima_sim.engine.draws import shuffle
 from septima_sim.engine.game_state import GameState
 from septima_sim.engine.modules import MODULES, BoundHooks, Module
 from septima_sim.engine.modules.spec import columns
+from septima_sim.engine.public_fields import Owners, changes, public_fields
 from septima_sim.engine.results import SOURCE_INDEX, GameResult
 from septima_sim.engine.seeds import spawn_words
 from septima_sim.engine.state import Player
@@ -61,6 +62,7 @@ class Game:
         self.seed = seed
         self.sink = sink
         self.cause = "setup"  # the component or rule acting now: the default cause of a state change (events, Wisdom)
+        self.public: Owners = {}  # the public fields as the last event left them (only with a sink: ``emit``)
         self.rng_setup, self.rng_draw, self.rng_dice, rng_policy = random_streams(seed)
         self.n = config.players
         self.policies = list(policies)
@@ -71,6 +73,10 @@ class Game:
             Player(seat, COLOURS[seat], len(content.actions), len(content.potions), len(content.diseases))
             for seat in range(self.n)
         ]
+        self.source_index = columns().sources  # the base game's Wisdom sources, then the modules' (Player.src)
+        if len(self.source_index) > len(SOURCE_INDEX):
+            for p in s.players:
+                p.src += [0] * (len(self.source_index) - len(SOURCE_INDEX))
         s.potion_supply = [self.rules.potion_supply] * len(content.potions)
         self.s = s
         self.recorder: Recorder | None = None  # set by a searcher that branches at any decision (Simulator.record)
@@ -147,7 +153,10 @@ class Game:
         return self.ask(kind, seat, options, context)
 
     def emit(self, kind: str, seat: int, **fields: object) -> None:
-        """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free)."""
+        """Send an event to the sink (callers check ``self.sink`` first to keep the hot path free). Its ``changes``
+        hold every public field (``engine.public_fields``) that changed since the previous event, as
+        ``{key: [before, after]}``: so each change is in the first event after it, which callers send right after
+        the change, with its cause (``septima_sim.events.fold`` rebuilds the state from them)."""
         record: dict[str, object] = {
             "season": self.s.season + 1,
             "turn": self.s.turn + 1,
@@ -161,6 +170,9 @@ class Game:
         record.update(fields)
         for module_fields in self.hooks.event_fields:
             module_fields(self, record)
+        now = public_fields(self)
+        record["changes"] = changes(self.public, now)
+        self.public = now
         assert self.sink is not None
         self.sink(record)
 
@@ -173,7 +185,8 @@ class Game:
 
     def note(self, kind: str, seat: int, detail: object, cause: str | None = None) -> None:
         """An event for a state change other than Wisdom or suspicion (hand, coven, ingredients, potions, leader,
-        citizens, ritual row, board), with its cause. Callers check ``self.sink`` first."""
+        citizens, ritual row and column, board...), with its cause and a short text; sent right after the change, so
+        its ``changes`` hold it (``emit``). Callers check ``self.sink`` first."""
         self.emit(kind, seat, detail=str(detail), cause=cause or self.cause)
 
     def gain_wisdom(self, p: Player, amount: int, source: str, cause: str | None = None) -> None:
@@ -191,7 +204,12 @@ class Game:
         """Change a seat's Wisdom by `delta`, booked under `source` and the cause (the acting component unless
         named); an event with before/after when there is a sink."""
         p.wisdom += delta
-        p.src[SOURCE_INDEX[source]] += delta
+        try:
+            p.src[self.source_index[source]] += delta
+        except KeyError:
+            raise ValueError(
+                f"unknown Wisdom source {source!r}: a rules module declares its own in ModuleSpec.wisdom_sources"
+            ) from None
         c = cause or self.cause
         comp = p.comp
         comp[c] = comp.get(c, 0) + delta
@@ -228,11 +246,12 @@ class Game:
         return [v for v in self.board.reach(here, steps) if v == here or v not in occ]
 
     def move_to(self, p: Player, vertex: int) -> None:
-        if self.sink is not None and vertex != p.vertex:
-            self.note("leader", p.seat, f"{p.vertex} -> {vertex}")
-        self.s.occupied.discard(p.vertex)
+        before = p.vertex
+        self.s.occupied.discard(before)
         p.vertex = vertex
         self.s.occupied.add(vertex)
+        if self.sink is not None and vertex != before:
+            self.note("leader", p.seat, f"{before} -> {vertex}")
 
     def move_leader(self, p: Player, steps: int) -> None:
         """Move up to `steps` steps (-1 = any number); the end vertex must be free."""
@@ -325,6 +344,7 @@ class Game:
             self.n,
         )
         twin.seed, twin.sink, twin.cause, twin.policies = self.seed, None, self.cause, list(policies)
+        twin.public = {}
         twin.recorder = None
         twin._use_tables(self.tables)
         twin.s = self.s.copy()
@@ -332,6 +352,7 @@ class Game:
         twin.module_by_name = {m.name: m for m in twin.modules}
         twin.hooks = BoundHooks(twin.modules)
         twin.keeps_discards, twin.action_defaults = self.keeps_discards, self.action_defaults
+        twin.source_index = self.source_index
         base = random.Random(seed)
         twin.rng_setup, twin.rng_draw, twin.rng_dice = (random.Random(base.getrandbits(64)) for _ in range(3))
         twin._start_policies(base)

@@ -83,10 +83,10 @@ def heal_patient(g: Game, p: Player, patient: Patient) -> None:
         potion = remedy_for(g, p, patient.disease)
     p.potions[potion] -= 1
     patient.remedies.append(potion)
-    if g.sink is not None:
-        g.note("potions", p.seat, f"-1 {g.content.potions[potion].id} on patient {patient.space}")
     patient.angry = 0
     patient.healed_by |= 1 << p.seat
+    if g.sink is not None:
+        g.note("potions", p.seat, f"-1 {g.content.potions[potion].id} on patient {patient.space}")
     p.healed[patient.disease] += 1
     track = patient.disease
     diseases = g.content.diseases

@@ -90,14 +90,22 @@ def ritual_action(g: Game, p: Player) -> None:
     opts = [(-1, -1)] + [(0, c) for c in sides]
     when, col = g.ask(Kind.RITUAL_SHIFT, p.seat, opts)
     if when == 0:
-        p.ritual_col = col
+        shift_column(g, p, col)
     _advance(g, p)
     if when < 0:
         sides = [c for c in (p.ritual_col - 1, p.ritual_col + 1) if 0 <= c < cols]
         opts = [(-1, -1)] + [(1, c) for c in sides]
         when, col = g.ask(Kind.RITUAL_SHIFT, p.seat, opts)
         if when == 1:
-            p.ritual_col = col
+            shift_column(g, p, col)
+
+
+def shift_column(g: Game, p: Player, col: int) -> None:
+    """B21f: the ritual marker moves sideways to column `col`."""
+    before = p.ritual_col
+    p.ritual_col = col
+    if g.sink is not None:
+        g.note("ritual_col", p.seat, f"column {before} -> {col}")
 
 
 def ritual_bonus(g: Game, p: Player) -> None:

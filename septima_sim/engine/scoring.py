@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from septima_sim.engine.modules.spec import MODULES, columns
-from septima_sim.engine.results import RULES_VERSION, SOURCES, GameResult, attribute
+from septima_sim.engine.results import RULES_VERSION, GameResult, attribute
+from septima_sim.engine.state import TABLE
 from septima_sim.engine.stats import meets, stat
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ def final_result(g: Game) -> GameResult:
         scores = sorted((p.wisdom for p in g.s.players), reverse=True)
     else:
         winners, ranks, scores = outcome
+    if g.sink is not None:  # the log's last event: any change of final scoring not announced yet
+        g.note("end", TABLE, "final scoring")
     game: dict[str, object] = {"seed": g.seed, "players": g.n, "mode": g.config.mode}
     for name in MODULES:
         game[name] = name in g.config.modules
@@ -107,7 +110,7 @@ def final_result(g: Game) -> GameResult:
             "rank": ranks[p.seat],
             "won": p.seat in winners,
         }
-        for i, source in enumerate(SOURCES):
+        for source, i in g.source_index.items():
             row[f"wisdom_{source}"] = p.src[i]
         attribute(p.comp, row)
         row.update(

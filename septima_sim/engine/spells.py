@@ -41,7 +41,26 @@ def setup_market(g: Game) -> list[MarketRow]:
         shuffle(g.rng_setup, scoring)
         shuffle(g.rng_setup, deck)
         rows.append(MarketRow(scoring, deck))
+    _deal_forced(g, rows)
     return rows
+
+
+def _deal_forced(g: Game, rows: list[MarketRow]) -> None:
+    """``[setup.forced_spells]``: each forced spell leaves its stack or deck after the shuffle (a face-up one is
+    replaced from its deck) and starts ready in the seat's hand; not counted as a spell gained."""
+    for seat, spell in g.rules.forced_spells:
+        if seat >= g.n:
+            continue
+        row = rows[ELEMENTS.index(g.content.spells[spell].element)]
+        if spell in row.scoring:
+            row.scoring.remove(spell)
+        elif spell in row.deck:
+            row.deck.remove(spell)
+        elif spell == row.middle:
+            row.middle = row.deck.pop() if row.deck else -1
+        elif spell == row.bottom:
+            row.bottom = row.deck.pop() if row.deck else -1
+        g.s.players[seat].spells.append(SpellCard(spell))
 
 
 def refresh_market(g: Game) -> None:

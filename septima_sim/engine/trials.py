@@ -26,27 +26,34 @@ def trial_phase(g: Game, crowd_picks: bool) -> None:
     sink = g.sink is not None
     for p in s.players:
         s.crowd_angry += r.angry_by_level[p.suspicion - r.suspicion_min]
+    if sink:
+        g.note("crowd", TABLE, f"{s.crowd_angry} angry citizens by suspicion levels")
     for space in [sp for sp, pt in s.patients.items() if pt.angry]:
         patient = s.patients.pop(space)
         s.crowd_angry += patient.angry
         s.patient_discard.append(patient.tile)
         if sink:
-            g.note("patients", TABLE, f"unhealed patient leaves {space}")
-    if sink:
-        g.note("crowd", TABLE, f"{s.crowd_angry} angry citizens in the crowd")
+            g.note("patients", TABLE, f"unhealed patient leaves {space}, its angry citizen to the crowd")
     if s.chamber1 >= 0:
         judge(g, s.chamber1, s.seated[1])
         s.seated[1] = []
         s.chamber1 = -1
+        if sink:
+            g.note("chamber", TABLE, "the first chamber is empty")
     while s.chamber2:
         judge(g, s.chamber2.pop(), s.seated[2])
         s.seated[2] = []
+        if sink:
+            g.note("chamber", TABLE, "the second chamber's seats are empty")
     for seat in s.seated[2]:  # reading plead_empty_chamber "any-chamber": no witch came, back to the crowd
         s.players[seat].crowd += 1
         if sink:
             g.note("citizens", seat, "1 from the empty second chamber back to the crowd", "trial")
     s.seated[2] = []
+    leaving = s.crowd_angry
     s.crowd_angry = 0
+    if sink and leaving:
+        g.note("crowd", TABLE, f"{leaving} angry citizens leave the crowd")
     if crowd_picks:
         s.step = "crowd"
         thresholds = r.pick_thresholds
@@ -69,7 +76,6 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
     the witch and recalls 2 loyal citizens; otherwise the witch is exiled. Drawn citizens return to the crowd."""
     s = g.s
     bag: list[int] = [NEUTRAL] * s.crowd_neutral + [ANGRY] * s.crowd_angry
-    crowd_before = [p.crowd for p in s.players]
     for p in s.players:
         bag.extend([p.seat] * p.crowd)
         p.crowd = 0
@@ -109,10 +115,7 @@ def judge(g: Game, witch: int, seated: list[int]) -> None:
             for return_token in g.hooks.return_token:
                 return_token(g, token)
     sink = g.sink is not None
-    if sink:
-        for q in s.players:
-            if q.crowd != crowd_before[q.seat]:
-                g.note("citizens", q.seat, f"crowd {crowd_before[q.seat]} -> {q.crowd} (seated citizens back)")
+    if sink:  # its changes: the chambers, and every crowd with the seated and drawn citizens back (the Widow's too)
         g.emit(
             "trial",
             TABLE,

@@ -20,9 +20,10 @@ the view.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Protocol, cast
 
 from septima_sim.engine.decisions import Kind
 
@@ -482,15 +483,24 @@ class SealedView:
         self.modules = {m.name: m.public(g, seat) for m in g.modules}
 
 
-TRUSTED_PACKAGE = "septima_sim.players."
-"""Only policies defined in this package (reviewed code) may read the live view or get a ``Simulator``."""
+@functools.cache
+def built_in_policies() -> tuple[type, ...]:
+    """The classes of the built-in players (``players/builtin.py``) and of the engine's own checkpoint seats: the
+    only ones that may read the live view or get a ``Simulator``. Listed there, not registered by anyone: no plugin
+    can add itself (the players import the engine, hence the late import)."""
+    from septima_sim.players.builtin import BUILT_IN
+
+    return (*BUILT_IN, _Idle)
 
 
 def trusted(policy: Policy) -> bool:
-    """Whether the policy is a built-in player (or the engine's own seat of a branch, which wraps one): a plugin's
-    class never is, whatever attributes it declares."""
-    module = type(policy).__module__
-    return module.startswith(TRUSTED_PACKAGE) or module == __name__
+    """Whether the policy is a built-in player, decided by the identity of its class (``is``, never its name,
+    ``__module__`` or any attribute it declares: a plugin can set those; a subclass of a built-in is not trusted
+    either). The engine's seat of a branch is trusted when the policy it wraps is."""
+    cls = type(policy)
+    if cls is _BranchSeat:
+        return trusted(cast("_BranchSeat", policy).inner)
+    return any(cls is known for known in built_in_policies())
 
 
 def make_view(game: Game, seat: int, policy: Policy) -> LiveView | SealedView:
@@ -501,6 +511,11 @@ def make_view(game: Game, seat: int, policy: Policy) -> LiveView | SealedView:
 
 
 # ---- the search capability ----------------------------------------------------------------------------------------
+
+
+SEASON_END_STEPS: Final = frozenset({"trial", "crowd", "season_end"})
+"""Steps after a season's last moon phase that a game scored at that season's end skips in part (``flow.play_from``:
+crowd picks and the end of season happen only before another season)."""
 
 
 class Simulator:
@@ -583,9 +598,15 @@ class Simulator:
         return run
 
     def last_season(self, seasons: int | None) -> int | None:
-        """The last season a copy plays when it is scored after `seasons` more season ends (None: the real end)."""
+        """The last season a copy plays when it is scored after `seasons` more season ends (None: the real end). At
+        a decision of the season's end (trial, crowd picks, end of season) the copy plays one season more: a copy
+        whose last season is this one skips those steps, and its replay would never reach the decision."""
         g = self._game
-        return None if seasons is None else min(len(g.rules.seasons) - 1, g.s.season + seasons)
+        if seasons is None:
+            return None
+        if g.s.step in SEASON_END_STEPS:
+            seasons += 1
+        return min(len(g.rules.seasons) - 1, g.s.season + seasons)
 
 
 # ---- branching at any decision (replay from the last checkpoint) --------------------------------------------------

@@ -20,10 +20,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from septima_sim import __version__, runner, store
 from septima_sim.engine.seeds import spawn_word
+from septima_sim.engine.view import trusted
 from septima_sim.experiment import Experiment, ExperimentError, load_experiment
 from septima_sim.learn.data import GAME_ID_STEP, LearnTask, Samples, play_task
 from septima_sim.learn.features import NAMES, pair_names
 from septima_sim.learn.model import Array, Training, ValueModel, fit, fit_linear
+from septima_sim.players import UnknownPolicyError, make_policy
 
 HOLD_OUT = 5
 """Every fifth game (index 4 mod 5) is held out for validation."""
@@ -65,9 +67,13 @@ def prepare(config: Path, games: int | None, seed: int | None, iterations: int, 
             "from a config without content overrides"
         )
     for cell in exp.cells:
-        for name in cell.seat_personas(0):
-            if name.startswith("py:"):
-                raise LearnError(f"cell {cell.id}: plugin persona {name!r} cannot record features (built-ins only)")
+        for name in sorted(set(cell.seats.personas)):
+            try:
+                policy = make_policy(name)
+            except UnknownPolicyError as exc:
+                raise LearnError(f"cell {cell.id}: {exc}") from None
+            if not trusted(policy):  # a recording seat reads the live view: it may wrap only a built-in player
+                raise LearnError(f"cell {cell.id}: persona {name!r} is a plugin; learn plays built-in players only")
     return exp
 
 

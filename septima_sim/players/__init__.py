@@ -1,6 +1,6 @@
 """Policies that play Septima through the engine's Decision interface."""
 
-from septima_sim.players.heuristic import HeuristicPolicy
+from septima_sim.players.heuristic import HeuristicPolicy, UnknownDecisionError
 from septima_sim.players.random_policy import RandomPolicy
 from septima_sim.players.registry import (
     UnknownPolicyError,
@@ -15,6 +15,7 @@ __all__ = [
     "HeuristicPolicy",
     "PersonaError",
     "RandomPolicy",
+    "UnknownDecisionError",
     "UnknownPolicyError",
     "Weights",
     "builtin_lineups",

@@ -6,8 +6,13 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from septima_sim.engine.decisions import Kind
 from septima_sim.engine.view import Simulator
 from septima_sim.players.heuristic import HeuristicPolicy
+
+ALWAYS_SEARCHED: frozenset[str] = frozenset({Kind.DRAFT_RETURN, Kind.SPELL_GAIN})
+"""Decisions the search players (``search``, ``ismcts``) search besides the card whatever the heuristic's values:
+which witches and spells end up in play (issue #28: the heuristic alone left some never taken)."""
 
 
 class BranchingPlayer:

@@ -1,9 +1,10 @@
 """The ismcts player: information-set Monte Carlo tree search over every decision kind, its budget spent where
 the choice matters.
 
-Budget: the full budget at every card choice; at any other decision only when the balanced heuristic's two best
-options are within ``margin`` Wisdom units of each other (or it has no values for the kind), and then
-``other_share`` of the budget; a decision the heuristic is sure about is its pick (the prior's argmax).
+Budget: the full budget at every card choice; ``other_share`` of it at the draft and at every spell taken
+(``branching.ALWAYS_SEARCHED``) and at any other decision where the balanced heuristic's two best options are within
+``margin`` Wisdom units of each other (or it has no values for the kind); a decision the heuristic is sure about is
+its pick (the prior's argmax).
 
 Each searched decision gets a fresh tree whose nodes are the searching seat's own decisions (the information sets it
 can tell apart: the kind and options it is asked, after the option it took). One iteration re-guesses everything the
@@ -37,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.branching import BranchingPlayer
+from septima_sim.players.branching import ALWAYS_SEARCHED, BranchingPlayer
 from septima_sim.players.heuristic import HeuristicPolicy
 from septima_sim.players.outcome import seat_margin, seat_value
 
@@ -117,9 +118,9 @@ def smooth_value(result: GameResult, seat: int, scale: float) -> float:
 
 
 def settled(decision: Decision, values: list[float] | None, margin: float) -> int:
-    """The heuristic's pick when it is sure: a non-card decision whose best value leads the second by at least
-    `margin`; else -1 (the decision is worth searching)."""
-    if values is None or decision.kind == Kind.CARD:
+    """The heuristic's pick when it is sure: a decision other than the card, the draft and a spell taken
+    (``ALWAYS_SEARCHED``) whose best value leads the second by at least `margin`; else -1 (worth searching)."""
+    if values is None or decision.kind == Kind.CARD or decision.kind in ALWAYS_SEARCHED:
         return -1
     best = max(values)
     second = max((v for i, v in enumerate(values) if i != values.index(best)), default=best)

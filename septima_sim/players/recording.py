@@ -1,6 +1,6 @@
 """A seat that plays as another player and writes down the learned evaluator's features at each of its card choices
-(``septima-sim learn``'s self-play data, ``septima_sim/learn/data.py``). It lives in the players package: only
-policies defined here read the live view (``engine.view.trusted``)."""
+(``septima-sim learn``'s self-play data, ``septima_sim/learn/data.py``). It is one of the built-in players
+(``players/builtin.py``): only those read the live view (``engine.view.trusted``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
-from septima_sim.engine.view import LiveView, PlayerView, Simulator
+from septima_sim.engine.view import LiveView, PlayerView, Simulator, trusted
 from septima_sim.learn.features import features
 from septima_sim.players.registry import balanced_heuristic
 
@@ -20,6 +20,8 @@ class Recording:
     live_view: ClassVar[bool] = True  # built-in (this package): it and its inner player read the live view
 
     def __init__(self, inner: Policy) -> None:
+        if not trusted(inner):  # it hands its live view on: only to a built-in player
+            raise ValueError(f"a recording seat wraps built-in players only, not {inner.name!r}")
         self.inner = inner
         self.name = inner.name
         self.rows: list[list[float]] = []

@@ -1,11 +1,17 @@
-"""The search player: determinized Monte Carlo over the card to play each turn.
+"""The search player: determinized Monte Carlo over the card to play each turn, the draft, the spells taken and
+every other decision its fallback heuristic is not sure about.
 
 At each card selection it spreads a budget of simulations over the legal cards; each simulation copies the game,
 re-guesses everything the seat cannot see (deck orders, other seats' goals), plays the card, lets rollout players
 (the registry uses the balanced persona for every seat) play on to a horizon (the registry: the end of the current
 season, scored as if the game ended there; None = the real end), and scores the seat's share of the win, ties broken
-by the Wisdom margin. The card with the best mean wins. Every other decision is delegated to a fallback persona.
-``search:200`` = 200 simulations per card choice.
+by the Wisdom margin. The card with the best mean wins.
+
+Budget split: the whole budget at a card choice; ``OTHER_SHARE`` of it at the draft (the witch given back), at a
+spell taken from the market, and at any other decision where the fallback's two best options are within
+``MARGIN`` Wisdom of each other (``Simulator.branch``: the copy replays the moon phase's answers up to the decision,
+answers it with the option, then plays on). Every other decision is the fallback persona's (its best-valued
+option). ``search:200`` = 200 simulations per card choice, 50 per other searched decision.
 """
 
 from __future__ import annotations
@@ -16,12 +22,20 @@ from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.view import PlayerView, Simulator
+from septima_sim.players.branching import ALWAYS_SEARCHED
 from septima_sim.players.outcome import seat_value
 from septima_sim.players.random_policy import RandomPolicy
 
+SEARCHED = ALWAYS_SEARCHED
+"""Decisions searched whatever the fallback's values (which cards end up in play: issue #28)."""
+OTHER_SHARE = 0.25
+"""The share of the budget spent at a searched decision other than the card choice."""
+MARGIN = 1.0
+"""Wisdom within which the fallback's two best options leave a decision to the search."""
+
 
 class SearchPolicy:
-    """Monte Carlo card choice with a heuristic for the rest."""
+    """Monte Carlo card choice, draft, spell choice and close calls, with a heuristic for the rest."""
 
     def __init__(
         self,
@@ -51,12 +65,14 @@ class SearchPolicy:
         self.fallback.reset(seat, random.Random(rng.getrandbits(64)))
 
     def attach(self, simulator: Simulator) -> None:
-        """The engine's search capability for this seat in this game (``engine.view.Simulator``)."""
+        """The engine's search capability for this seat in this game (``engine.view.Simulator``); ``record`` lets
+        it branch at any decision."""
+        simulator.record()
         self._sim = simulator
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
         if decision.kind != Kind.CARD:
-            return self.fallback.choose(decision, view)
+            return self._other(decision, view)
         options = decision.options
         per_option = max(1, self.budget // len(options))
         totals = []
@@ -68,6 +84,32 @@ class SearchPolicy:
         if self.trace is not None:
             self.trace(decision, view, [t / per_option for t in totals])
         return totals.index(max(totals))  # ties: the first
+
+    def _other(self, decision: Decision, view: PlayerView) -> int:
+        """A decision other than the card: searched when it is one of ``SEARCHED`` or a close call of the fallback
+        (its two best values within ``MARGIN``), else the fallback's best-valued option."""
+        n = len(decision.options)
+        values_of = getattr(self.fallback, "values", None)
+        values: list[float] | None = values_of(decision, view) if values_of is not None and n > 1 else None
+        if values is None:
+            return self.fallback.choose(decision, view)
+        best = values.index(max(values))  # ties: the first, as the fallback's choose
+        top = sorted(values, reverse=True)
+        if decision.kind not in SEARCHED and top[0] - top[1] >= MARGIN:
+            return best
+        sim = self._sim
+        assert sim is not None, "the engine attaches a Simulator before the first decision"
+        per_option = max(1, int(self.budget * OTHER_SHARE) // n)
+        totals = []
+        for i in range(n):
+            total = 0.0
+            for _ in range(per_option):
+                policies = [self.rollout() for _ in range(sim.n_players)]
+                _, result = sim.branch(decision, i, policies, self._rng.getrandbits(64), self.horizon)
+                assert result is not None, "a branch that is not one turn long plays to its horizon"
+                total += seat_value(result, self.seat)
+            totals.append(total)
+        return totals.index(max(totals))
 
     def _simulate(self, card: int) -> float:
         sim = self._sim

@@ -9,12 +9,12 @@ turn of a season). Every value is in Wisdom units or a multiplier; unknown keys 
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from septima_sim.content import content_tree
+from septima_sim.tomlfile import read_toml
 
 PERSONAS_FILE = Path(__file__).resolve().parent.parent / "content" / "personas.toml"
 ACTIONS: tuple[str, ...] = tuple(content_tree()["actions"])
@@ -128,13 +128,7 @@ def load_personas(path: Path | str | None = None) -> dict[str, Weights]:
     A user's file may extend the built-in personas."""
     file = Path(path) if path else PERSONAS_FILE
     parents = {} if file.resolve() == PERSONAS_FILE else load_personas()
-    try:
-        with file.open("rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise PersonaError(f"{file}: persona file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PersonaError(f"{file.name}: invalid TOML: {exc}") from None
+    data = read_toml(file, PersonaError, "persona file")
     extra = set(data) - {"persona"}
     if extra:
         raise PersonaError(f"{file.name}: unknown top-level table(s) {sorted(extra)}; personas go in [persona.<name>]")

@@ -84,8 +84,9 @@ def write_baseline(exp: Experiment, outcomes: Outcomes, out_file: Path) -> None:
 
 
 def _cell(cell: Cell, frame: pl.DataFrame) -> dict[str, Any]:
-    """One cell's entry: players, games, the mean of every column (for readers) and the encoded frame."""
-    means = frame.select(pl.all().cast(pl.Float64).mean()).row(0, named=True)
+    """One cell's entry: players, games, the mean of every numeric column (for readers) and the encoded frame."""
+    numeric = [c for c, dtype in frame.schema.items() if not isinstance(dtype, pl.List)]
+    means = frame.select(pl.col(numeric).cast(pl.Float64).mean()).row(0, named=True)
     return {
         "players": cell.players,
         "games": frame.height,

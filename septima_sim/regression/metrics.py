@@ -32,12 +32,16 @@ MetricKind = Literal[
     "capture_rate",
     "effect_winning_score",
     "effect_decisions",
+    "holder_win_rate",
+    "holder_wisdom",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class Metric:
-    """One compared quantity: per-game values in the baseline (``x``) and now (``y``), paired by game index."""
+    """One compared quantity: per-game values in the baseline (``x``) and now (``y``), paired by game index. A ratio
+    metric (``xw`` and ``yw`` set: the holders of a card, ``regression.components``) compares ``sum(x) / sum(xw)``
+    with ``sum(y) / sum(yw)``: per game, the sum of a value over the seats that held the card and their number."""
 
     id: str
     kind: str
@@ -45,6 +49,15 @@ class Metric:
     y: np.ndarray
     spread: bool = False
     binary: bool = False
+    xw: np.ndarray | None = None
+    yw: np.ndarray | None = None
+
+    @property
+    def held(self) -> int:
+        """A ratio metric's denominator on its rarer side (seat-games holding the card); games otherwise."""
+        if self.xw is None or self.yw is None:
+            return len(self.x)
+        return int(min(self.xw.sum(), self.yw.sum()))
 
 
 def _seat_mean(frame: pl.DataFrame, column: str, expr: Callable[[pl.Expr], pl.Expr] = lambda e: e) -> pl.Series:
@@ -71,8 +84,10 @@ def _series(frame: pl.DataFrame, kind: str, seat: int = 0) -> pl.Series | None:
     return frame[column] if column in frame.columns else None
 
 
-_CELL_KINDS: tuple[str, ...] = tuple(k for k in get_args(MetricKind) if k != "win_rate" and not k.startswith("effect_"))
-"""Per-cell metric kinds (per-seat win rates and module effects are built separately)."""
+_CELL_KINDS: tuple[str, ...] = tuple(
+    k for k in get_args(MetricKind) if k != "win_rate" and not k.startswith(("effect_", "holder_"))
+)
+"""Per-cell metric kinds (per-seat win rates, module effects and per-component metrics are built separately)."""
 _BINARY = {"win_rate", "solo_win_rate", "tie_rate"}
 
 

@@ -17,6 +17,9 @@ GAME_COLUMNS: tuple[str, ...] = ("winning_score", "margin", "tie", "turns", "dec
 """Per-game columns kept in a baseline (a column with nulls in a cell, e.g. ``solo_won`` outside solo, is left out)."""
 SEAT_COLUMNS: tuple[str, ...] = ("won", "suspicion_end", "captures")
 """Per-seat columns kept in a baseline, stored as ``<column>_<seat>``."""
+HOLDER_COLUMNS: tuple[str, ...] = ("wisdom", "witches_drafted", "spells")
+"""Per-seat columns of the per-component metrics (``regression.components``), stored as ``<column>_<seat>``; a
+baseline written before them has none, and its check compares no component."""
 
 
 Outcomes = dict[str, pl.DataFrame]
@@ -36,8 +39,9 @@ class Played:
 def _outcomes(games: pl.DataFrame, players: pl.DataFrame) -> Outcomes:
     """Wide per-game frames per cell from runner tables (bools as 0/1, null-bearing columns dropped); pivoting
     several value columns names them ``<column>_<seat>``."""
-    wide = players.select("cell_id", "game_index", "seat", *SEAT_COLUMNS).pivot(
-        "seat", index=["cell_id", "game_index"], values=list(SEAT_COLUMNS)
+    seat_columns = [*SEAT_COLUMNS, *(c for c in HOLDER_COLUMNS if c in players.columns)]
+    wide = players.select("cell_id", "game_index", "seat", *seat_columns).pivot(
+        "seat", index=["cell_id", "game_index"], values=seat_columns
     )
     cols = [c for c in GAME_COLUMNS if c in games.columns]
     table = games.select("cell_id", "game_index", "seed", *cols).join(wide, on=["cell_id", "game_index"], how="left")

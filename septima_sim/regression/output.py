@@ -18,13 +18,13 @@ def _num(value: float) -> str:
     return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
 
 
-_MARK = {"pass": "pass", "shift": "**SHIFT**", "inconclusive": "inconclusive"}
+_MARK = {"pass": "pass", "shift": "**SHIFT**", "inconclusive": "inconclusive", "untested": "untested"}
 
 
 def markdown(result: CheckResult) -> str:
     """The verdict table and a one-line summary, as Markdown."""
     meta = result.baseline.meta
-    counts = {v: sum(r.verdict == v for r in result.rows) for v in ("pass", "shift", "inconclusive")}
+    counts = {v: sum(r.verdict == v for r in result.rows) for v in ("pass", "shift", "inconclusive", "untested")}
     status = {
         0: "within tolerance",
         1: "BALANCE SHIFT" if result.shifts else "INCONCLUSIVE (strict)",
@@ -37,7 +37,8 @@ def markdown(result: CheckResult) -> str:
         f"{meta.get('rules_version')}, septima-sim {meta.get('package_version')}) vs current (content "
         f"{result.content_hash}, rules {RULES_VERSION}, septima-sim {__version__}): {result.games:,} of "
         f"{result.games_planned:,} games replayed on the same seeds, {len(result.rows)} metrics "
-        f"({counts['pass']} pass, {counts['shift']} shift, {counts['inconclusive']} inconclusive).",
+        f"({counts['pass']} pass, {counts['shift']} shift, {counts['inconclusive']} inconclusive, "
+        f"{counts['untested']} untested: cards held in too few games to judge).",
     ]
     if result.looks > 1:
         lines.append(f"Sequential: {result.looks} planned looks at level {result.alpha:g}/{result.looks} each.")
@@ -49,7 +50,7 @@ def markdown(result: CheckResult) -> str:
         "|---|---:|---:|---:|---:|---|",
     ]
     for r in result.rows:
-        delta = f"{r.delta:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}]"
+        delta = f"{r.delta:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}]" if r.verdict != "untested" else f"held {r.n} times"
         lines.append(
             f"| {r.metric} | {_num(r.baseline)} | {_num(r.current)} | {delta} | ±{_num(r.tolerance)} | "
             f"{_MARK[r.verdict]} |"
@@ -84,7 +85,9 @@ def write_junit(result: CheckResult, path: Path) -> None:
             f"[{r.lo:+.4f}, {r.hi:+.4f}] over {r.n} paired games, tolerance ±{r.tolerance:.4f}, "
             f"p_adj {r.p_adj:.3g}: {r.verdict}"
         )
-        if r.verdict in failing:
+        if r.verdict == "untested":
+            ET.SubElement(case, "skipped", message=f"untested: held in {r.n} seat-games on the rarer side")
+        elif r.verdict in failing:
             ET.SubElement(case, "failure", message=f"{r.verdict}: delta {r.delta:+.4f}", type=r.verdict).text = detail
         else:
             ET.SubElement(case, "system-out").text = detail

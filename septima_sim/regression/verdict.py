@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Literal
 
@@ -16,11 +17,13 @@ from septima_sim import runner
 from septima_sim.analysis.stats import bh, bootstrap_replicates, holm, mcnemar_p, normal_p
 from septima_sim.content import load_content
 from septima_sim.regression.baseline import Baseline, read_baseline
+from septima_sim.regression.components import MIN_HELD, component_metrics
 from septima_sim.regression.metrics import Metric, metrics
 from septima_sim.regression.outcomes import Outcomes, merge, play, shard_tasks
 from septima_sim.regression.tolerances import Tolerances, load_tolerances
 
-Verdict = Literal["pass", "shift", "inconclusive"]
+Verdict = Literal["pass", "shift", "inconclusive", "untested"]
+"""``untested``: a card held in too few games on either side to be judged (``components.MIN_HELD``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +46,13 @@ class Row:
 
 def _paired(m: Metric, z: float, resamples: int) -> tuple[float, float, float, float, float, float]:
     """(baseline, current, delta, standard error, lo, hi) of one metric; spreads (no closed form) use a seeded paired
-    bootstrap in bounded batches (``bootstrap_replicates``), means the standard error of the per-game differences."""
-    if m.spread:
+    bootstrap in bounded batches (``bootstrap_replicates``), means the standard error of the per-game differences
+    (ratio metrics: the delta method on the paired per-game sums)."""
+    if m.xw is not None and m.yw is not None:
+        base, cur = float(m.x.sum() / m.xw.sum()), float(m.y.sum() / m.yw.sum())
+        u = (m.y - cur * m.yw) / m.yw.mean() - (m.x - base * m.xw) / m.xw.mean()
+        se = float(np.std(u, ddof=1) / math.sqrt(len(u)))
+    elif m.spread:
         base, cur = float(np.std(m.x, ddof=1)), float(np.std(m.y, ddof=1))
         reps = bootstrap_replicates([m.x, m.y], _sd_change, seed=len(m.x), resamples=resamples)
         se = float(np.std(reps, ddof=1))
@@ -61,7 +69,7 @@ def _sd_change(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _p_value(m: Metric, delta: float, se: float) -> float:
-    if m.binary:
+    if m.binary and m.xw is None:
         d = m.y - m.x
         return mcnemar_p(int((d > 0).sum()), int((d < 0).sum()))
     if se > 0:
@@ -76,9 +84,13 @@ def compare(items: Iterable[Metric], tol: Tolerances, looks: int = 1) -> list[Ro
     alpha = tol.alpha / looks
     z = float(stats.norm.ppf(1 - alpha / 2))
     reduced = []
+    untested = []
     for m in items:
+        if m.xw is not None and m.held < MIN_HELD:
+            untested.append(m)
+            continue
         base, cur, delta, se, lo, hi = _paired(m, z, tol.bootstrap_resamples)
-        reduced.append((m.id, m.kind, len(m.x), base, cur, delta, lo, hi, _p_value(m, delta, se)))
+        reduced.append((m.id, m.kind, m.held, base, cur, delta, lo, hi, _p_value(m, delta, se)))
     adjusted = (holm if tol.correction == "holm" else bh)([r[-1] for r in reduced]) if reduced else []
     rows = []
     for (metric_id, kind, n, base, cur, delta, lo, hi, p), p_adj in zip(reduced, adjusted, strict=True):
@@ -89,7 +101,15 @@ def compare(items: Iterable[Metric], tol: Tolerances, looks: int = 1) -> list[Ro
         elif p_adj < alpha and abs(delta) > band:
             verdict = "shift"
         rows.append(Row(metric_id, kind, n, base, cur, delta, lo, hi, p, p_adj, band, verdict))
-    return rows
+    return rows + [_untested(m, tol) for m in untested]
+
+
+def _untested(m: Metric, tol: Tolerances) -> Row:
+    """The row of a card held too rarely to judge: its means where it was held at all, no interval, no p-value."""
+    nan = float("nan")
+    base, cur = (float(v.sum() / w.sum()) if w is not None and w.sum() else nan for v, w in ((m.x, m.xw), (m.y, m.yw)))
+    band = tol.band(m.id, m.kind, 0.0 if math.isnan(base) else base)
+    return Row(m.id, m.kind, m.held, base, cur, cur - base, nan, nan, nan, nan, band, "untested")
 
 
 # --------------------------------------------------------------------------------------------- check
@@ -146,9 +166,8 @@ def check(
     groups = [[t for t in tasks if t.part == part] for part in batches] if sequential else [tasks]
     parts: list[Outcomes] = []
     planned = sum(t.stop - t.start for t in tasks)
-    result = CheckResult(
-        [], base, load_content(base.exp.content_dir).hash, 0, planned, looks, strict=strict, alpha=tol.alpha
-    )
+    current_content = load_content(base.exp.content_dir)
+    result = CheckResult([], base, current_content.hash, 0, planned, looks, strict=strict, alpha=tol.alpha)
     with runner.parallel_backend(backend, jobs, scheduler):
         for look, group in enumerate(groups, 1):
             played = play(group)
@@ -159,10 +178,14 @@ def check(
             base.check_seeds(played.outcomes)
             parts.append(played.outcomes)
             current = merge(parts)
-            result.rows = compare(metrics(base.exp, base.outcomes, current), tol, looks)
+            compared = chain(
+                metrics(base.exp, base.outcomes, current),
+                component_metrics(base.exp, current_content, base.outcomes, current),
+            )
+            result.rows = compare(compared, tol, looks)
             result.games = sum(f.height for f in current.values())
             if on_look is not None:
                 on_look(look, looks, result.rows)
-            if all(r.verdict != "inconclusive" for r in result.rows):
+            if all(r.verdict != "inconclusive" for r in result.rows):  # untested cards stay so with more games
                 break
     return result

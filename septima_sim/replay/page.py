@@ -78,7 +78,7 @@ def render_page(recording: Recording, title: str) -> str:
         "config": recording.config,
         "board": recording.board,
         "names": recording.names,
-        "events": recording.events,
+        "events": [{k: v for k, v in e.items() if k != "changes"} for e in recording.events],  # the frames hold them
         "deltas": delta_frames(recording.frames),
         "final": {"wisdom": [r["wisdom"] for r in rows], "suspicion": [r["suspicion_end"] for r in rows]},
     }
@@ -100,6 +100,13 @@ def render_page(recording: Recording, title: str) -> str:
     )
 
 
+def ordinary_mode() -> int:
+    """The mode ``open()`` gives a new file: 0o666 less the process's umask (read without changing it for good)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_page(recording: Recording, title: str, out_path: Path) -> Path:
     """Write the page atomically (a temporary file renamed into place)."""
     out_path = Path(out_path)
@@ -108,6 +115,7 @@ def write_page(recording: Recording, title: str, out_path: Path) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(html)
+        os.chmod(tmp, ordinary_mode())  # mkstemp makes it 0600
         os.replace(tmp, out_path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -1,32 +1,31 @@
 """Record one game for the replay viewer: every event with the PUBLIC state of the game right after it.
 
-This is the only module of the viewer that reads engine state (the engine's ``Game`` attributes); everything else
-works on the plain dicts it returns. A snapshot holds what the table shows: board, hands (public in Septima: a hand
-is every card not yet played or discarded), covens, tracks, markers, the Omen in effect and its face-up successor.
-It never holds a seat's Book of Divination goals, the order of any deck or bag, or the Widow's face-down markers.
+The states are the game's events folded from the start (``septima_sim.events``: what a user of the event log
+rebuilds), turned into the page's frames here; everything else in the viewer works on the plain dicts this returns.
+A frame holds what the table shows: board, hands (public in Septima: a hand is every card not yet played or
+discarded), covens, tracks, markers, the Omen in effect and its face-up successor. It never holds a seat's Book of
+Divination goals, the order of any deck or bag, or the Widow's face-down markers (``engine.public_fields`` leaves
+them out).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from septima_sim.content import Content
 from septima_sim.content.model import INGREDIENTS
 from septima_sim.engine import GameConfig, GameResult
+from septima_sim.engine.config import COLOURS
 from septima_sim.engine.decisions import Policy
 from septima_sim.engine.game import Game
-from septima_sim.engine.modules import toggled
-from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.omens import OmensModule
-from septima_sim.engine.modules.shapeshifting import ShapeshiftingModule
-from septima_sim.engine.modules.widow import WIDOW_TOKEN, WidowModule
+from septima_sim.engine.modules import MODULES, toggled
+from septima_sim.engine.public_fields import flat, public_fields
 from septima_sim.engine.results import SOURCES
 from septima_sim.engine.tables import board_for
-
-M = TypeVar("M", bound=Module)
+from septima_sim.events import fold, seat_fields, states
 
 _SQRT3 = math.sqrt(3.0)
 RESOURCES: tuple[str, ...] = (*INGREDIENTS, "crystal")
@@ -46,25 +45,22 @@ class Recording:
 
 
 def record_game(config: GameConfig, content: Content, policies: Sequence[Policy], seed: int) -> Recording:
-    """Play one seeded game exactly as ``play_game`` does, snapshotting the public state at every event."""
+    """Play one seeded game exactly as ``play_game`` does; its frames are the events folded from the start
+    (``septima_sim.events``), so the page shows what the event log holds."""
     events: list[dict[str, Any]] = []
-    frames: list[dict[str, Any]] = []
-    holder: list[Game] = []
-
-    def sink(event: dict[str, Any]) -> None:
-        events.append(dict(event))
-        frames.append(public_state(holder[0]))
-
-    game = Game(config, content, policies, seed, sink)
-    holder.append(game)
+    marks: list[int] = []
+    game = Game(config, content, policies, seed, events.append)
     game.setup()  # Game.play() is setup() then play_from(0, 0): the same game, with a look after setup
-    frames.insert(0, public_state(game))
+    marks.append(len(events))
     result = game.play_from(0, 0)
-    frames.append(public_state(game))
+    names = _Names(content)
+    frames = [frame(dict(state), e, names) for state, e in zip(states(events), events, strict=True)]
+    frames.insert(0, frames[marks[0] - 1] if marks[0] else frame({}, {}, names))
+    frames.append(frame(fold(events), events[-1], names))
     return Recording(
         board=board_geometry(content),
         names=content_names(content, game),
-        events=events,
+        events=[dict(e) for e in events],
         frames=frames,
         result=result,
         config={
@@ -127,116 +123,87 @@ def content_names(content: Content, game: Game) -> dict[str, Any]:
     }
 
 
+class _Names:
+    """Display names by content id, for the ids the folded state holds."""
+
+    def __init__(self, c: Content) -> None:
+        self.content = c
+        self.witch = {w.id: w.name for w in c.witches}
+        self.spell = {s.id: s.name for s in c.spells}
+        self.building = {b.id: b.name for b in c.buildings}
+        self.animal = {a.id: a.name for a in c.animals}
+
+
 def public_state(g: Game) -> dict[str, Any]:
-    """The public state of a game now, as plain JSON-ready data (see the module docstring for what is left out)."""
-    c = g.content
-    acts = g.action_ids
-    witch = c.witches
-    state: dict[str, Any] = {
-        "step": g.s.step,
-        "season": g.s.season + 1,
-        "turn": g.s.turn + 1,
-        "start": g.s.start_player,
-        "septima": [acts[i] if i >= 0 else "" for i in (g.s.septima_left, g.s.septima_right)],
-        "chamber1": witch[g.s.chamber1].name if g.s.chamber1 >= 0 else "",
-        "chamber2": [witch[w].name for w in g.s.chamber2],
-        "seated": [[_citizen(x) for x in g.s.seated[1]], [_citizen(x) for x in g.s.seated[2]]],
-        "crowd": [g.s.crowd_neutral, g.s.crowd_angry],
-        "hunters": [[space, active] for space, active in zip(g.s.hunter_space, g.s.hunter_active, strict=True)],
-        "patients": sorted(
-            [sp, c.diseases[pt.disease].id, pt.angry, pt.healed_by, len(pt.remedies)] for sp, pt in g.s.patients.items()
-        ),
-        "buildings": {c.areas[a].id: c.buildings[b].name for a, b in g.s.buildings.items()},
-        "market": [
-            [
-                c.spells[row.scoring[-1]].name if row.scoring else "",
-                c.spells[row.middle].name if row.middle >= 0 else "",
-                c.spells[row.bottom].name if row.bottom >= 0 else "",
-            ]
-            for row in g.s.market
-        ],
+    """The public state of a game now as the page shows it (see the module docstring for what is left out)."""
+    now = {"season": g.s.season + 1, "turn": g.s.turn + 1, "step": g.s.step}
+    return frame(flat(public_fields(g)), now, _Names(g.content))
+
+
+def frame(state: Mapping[str, Any], where: Mapping[str, Any], names: _Names) -> dict[str, Any]:
+    """A page frame from a folded state (``events.fold``) and the event it follows (season, turn, step)."""
+    table = seat_fields(state, "table")
+    witch, spell = names.witch, names.spell
+    seats = sorted(int(k.split(".", 1)[0]) for k in state if k.endswith(".wisdom") and k[0].isdigit())
+    return {
+        "step": where.get("step", "setup"),
+        "season": where.get("season", 1),
+        "turn": where.get("turn", 1),
+        "start": table.get("start_player", 0),
+        "septima": list(table.get("septima", ["", ""])),
+        "chamber1": witch.get(table.get("chamber1", ""), ""),
+        "chamber2": [witch[w] for w in table.get("chamber2", [])],
+        "seated": [[_citizen(x) for x in table.get(k, [])] for k in ("seated1", "seated2")],
+        "crowd": [table.get("crowd_neutral", 0), table.get("crowd_angry", 0)],
+        "hunters": [list(h) for h in table.get("hunters", [])],
+        "patients": [[sp, dis, angry, healed, len(rem)] for sp, dis, angry, healed, rem in table.get("patients", [])],
+        "buildings": {area: names.building[b] for area, b in table.get("buildings", {}).items()},
+        "market": [[spell.get(x, "") for x in row] for row in table.get("market", [])],
         "piles": {
-            "witches": len(g.s.witch_deck),
-            "patients": len(g.s.patient_stack),
-            "crystals": g.s.crystal_supply,
+            "witches": table.get("witch_deck", 0),
+            "patients": table.get("patient_stack", 0),
+            "crystals": table.get("crystal_supply", 0),
         },
-        "omen": _omen(g),
-        "players": [_player(g, p) for p in g.s.players],
-        "widow": _widow(g),
+        "players": [_player(seat_fields(state, seat), names) for seat in seats],
+        **_module_parts(state, names.content),
     }
-    return state
+
+
+def _module_parts(state: Mapping[str, Any], content: Content) -> dict[str, Any]:
+    """Each registered module's entry of the frame (``ModuleSpec.replay``), null in a game without it."""
+    out: dict[str, Any] = {}
+    for spec in MODULES.values():
+        if spec.replay is not None:
+            fields = seat_fields(state, spec.replay.owner)
+            out[spec.replay.key] = spec.replay.build(fields, content) if fields else None
+    return out
 
 
 def _citizen(x: int) -> int:
-    """A seated citizen: the seat number, or -1 for the Widow's black citizen."""
-    return -1 if x == WIDOW_TOKEN else x
+    """A seated citizen: the seat number, or -1 for a citizen of no seat (the Black Widow's)."""
+    return x if 0 <= x < len(COLOURS) else -1
 
 
-def _module(g: Game, kind: type[M]) -> M | None:
-    """The game's module of this kind, or None when it is not enabled."""
-    module = g.module_by_name.get(kind.name)
-    return module if isinstance(module, kind) else None
-
-
-def _omen(g: Game) -> dict[str, Any] | None:
-    om = _module(g, OmensModule)
-    if om is None:
-        return None
-    omens = g.content.omens
-    card = omens[om.card] if om.card >= 0 else None
-    upcoming = omens[om.deck[0]].name if om.deck else ""  # the next card lies face up (O1)
+def _player(p: dict[str, Any], names: _Names) -> dict[str, Any]:
+    witch, animal = names.witch, names.animal
     return {
-        "card": card.name if card else "",
-        "side": om.side,
-        "half": om.effect.half.name if om.effect is not None else "",
-        "next": upcoming,
-        "drawn": list(om.cards),
-    }
-
-
-def _player(g: Game, p: Any) -> dict[str, Any]:
-    c = g.content
-    acts = g.action_ids
-    hand_ids = g.s.hand_actions
-    ss = _module(g, ShapeshiftingModule)
-    seat = ss.seats[p.seat] if ss is not None else None
-    form, covered, animals = (seat.form, seat.covered, seat.animals) if seat is not None else (-1, -1, [])
-    return {
-        "vertex": p.vertex,
-        "form": c.animals[form].name if form >= 0 else "",
-        "wisdom": p.wisdom,
-        "suspicion": p.suspicion,
-        "hand": [acts[i] for i in hand_ids if p.hand[i]],
-        "played": acts[g.s.played[p.seat]] if g.s.played[p.seat] >= 0 else "",
-        "discard": [acts[i] for i in p.discard],
-        "coven": [c.witches[w].name for w in p.coven],
-        "covered": c.witches[covered].name if covered >= 0 else "",
-        "animals": [c.animals[a].name for a in animals],
-        "res": list(p.res),
-        "potions": list(p.potions),
-        "spells": [[c.spells[sp.idx].name, sp.ready, sp.active] for sp in p.spells],
-        "ritual": [p.ritual_row, p.ritual_col],
-        "supply": p.supply,
-        "crowd": p.crowd,
-        "charms": p.charms,
-        "tracks": list(p.tracks),
-        "src": list(p.src),
-    }
-
-
-def _widow(g: Game) -> dict[str, Any] | None:
-    w = _module(g, WidowModule)
-    if w is None:
-        return None
-    acts = g.action_ids
-    return {
-        "vertex": w.vertex,
-        "wisdom": w.wisdom,
-        "suspicion": w.suspicion,
-        "card": acts[w.card] if w.card >= 0 else "",
-        "spiders": list(w.spiders),
-        "supply": w.supply,
-        "crowd": w.crowd,
-        "ritual_row": w.ritual_row,
-        "markers_left": len(w.markers),
+        "vertex": p["vertex"],
+        "form": animal.get(p.get("form", ""), ""),
+        "wisdom": p["wisdom"],
+        "suspicion": p["suspicion"],
+        "hand": list(p["hand"]),
+        "played": p["played"],
+        "discard": list(p["discard"]),
+        "coven": [witch[w] for w in p["coven"]],
+        "covered": witch.get(p.get("covered", ""), ""),
+        "animals": [animal[a] for a in p.get("animals", [])],
+        "res": list(p["res"]),
+        "potions": list(p["potions"]),
+        "spells": [[names.spell[s], ready, active] for s, ready, active in p["spells"]],
+        "ritual": [p["ritual_row"], p["ritual_col"]],
+        "supply": p["supply"],
+        "crowd": p["crowd"],
+        "charms": p["charms"],
+        "tracks": list(p["tracks"]),
+        "src": list(p["src"]),
     }

@@ -9,9 +9,9 @@ import polars as pl
 from jinja2 import Environment, PackageLoader
 
 from septima_sim import analysis
-from septima_sim.ablate import table as ablate_table
 from septima_sim.analysis import RunTables, Settings
 from septima_sim.analysis.skill import component_robustness
+from septima_sim.report.ablation import table as ablate_table
 from septima_sim.report.examples import Example, component_examples, seat_example, write_examples
 from septima_sim.report.headlines import Findings, headlines
 from septima_sim.report.markdown import md_escape
@@ -19,6 +19,7 @@ from septima_sim.report.page import Builder, Report
 from septima_sim.report.sections import (
     actions,
     components,
+    coverage,
     flow,
     methods,
     modules,
@@ -64,6 +65,7 @@ def build_report(
     actions.add(b, run)
     trials.add(b, run)
     comps = components.add(b, run)
+    rarely = coverage.add(b, run)
     mods = modules.add(b, run)
     personas.add(b, run)
     solo_tables = solo.add(b, run)
@@ -86,7 +88,7 @@ def build_report(
         findings = sensitivity_section.annotate(findings, study)
     out = Path(out_dir) if out_dir else run.path / "report"
     links = write_examples(run, _wanted_examples(run, comps, findings), out)
-    return _write(out, run, other, b, findings, notice, links)
+    return _write(out, run, other, b, findings, notice, links, rarely)
 
 
 def _wanted_examples(run: RunTables, comps: pl.DataFrame, findings: Findings) -> dict[str, tuple[str, str, int]]:
@@ -112,9 +114,10 @@ def _write(
     findings: Findings,
     notice: str | None,
     links: dict[str, list[Example]],
+    rarely: str | None = None,
 ) -> Report:
     """Charts, CSV tables, then report.html (every value HTML-escaped by the template engine) and summary.md (every
-    value Markdown-escaped)."""
+    value Markdown-escaped); ``rarely``: the coverage warning, at the top of both."""
     (out / "charts").mkdir(parents=True, exist_ok=True)
     (out / "tables").mkdir(exist_ok=True)
     chart_paths, csv_paths = [], []
@@ -137,6 +140,7 @@ def _write(
     context = {
         "title": title,
         "notice": notice,
+        "rarely": rarely,
         "headlines": findings.lines,
         "more": findings.more,
         "links": links,

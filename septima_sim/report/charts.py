@@ -4,6 +4,7 @@ metadata, so the same tables always give the same bytes."""
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -26,8 +27,30 @@ def figure(width: float = 7.5, height: float = 4.0) -> Iterator[Figure]:
         yield Figure(figsize=(width, height), layout="constrained")
 
 
+def fit_titles(fig: Figure) -> None:
+    """Wrap every title (axes titles and the figure's) that would run past the figure's edges, at word boundaries,
+    into as many lines as it needs; constrained layout then makes room for them. A title is centred: it fits when its
+    half-width fits on either side of its centre."""
+    for _ in range(3):  # wrapping moves the axes (more lines above them): measure again
+        fig.draw_without_rendering()
+        wrapped = False
+        titles = [ax.title for ax in fig.axes] + list(fig.texts)  # fig.texts holds the suptitle
+        for t in titles:
+            box = t.get_window_extent()
+            centre = (box.x0 + box.x1) / 2
+            room = 2 * min(centre - fig.bbox.x0, fig.bbox.x1 - centre) - 8  # a few pixels of margin
+            if not t.get_text() or box.width <= room:
+                continue
+            text = " ".join(t.get_text().split())
+            t.set_text(textwrap.fill(text, max(10, int(len(text) * room / box.width))))
+            wrapped = True
+        if not wrapped:
+            return
+
+
 def png(fig: Figure) -> bytes:
-    """The figure as PNG bytes without a Software/version stamp (deterministic)."""
+    """The figure as PNG bytes without a Software/version stamp (deterministic), its titles wrapped to fit."""
+    fit_titles(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
     return buf.getvalue()

@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from septima_sim.analysis import RunTables
-from septima_sim.analysis.components import KINDS
+from septima_sim.analysis.components import kinds
 from septima_sim.analysis.data import collect
 from septima_sim.engine.config import COLOURS
 
@@ -68,8 +68,8 @@ def seat_example(
 
 def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, str], tuple[str, str, int]]:
     """Per flagged player-level component (kind, item): a typical win of a player who held it (a typical loss when
-    the component lowers the win rate)."""
-    columns = {k.name: k.column for k in KINDS if not k.game_level}
+    the component lowers the win rate); a witch: drafted and still in that player's coven at the end."""
+    columns = {k.name: k.column for k in kinds(run.modules) if not k.game_level}
     names = run.players.collect_schema().names()
     found: dict[tuple[str, str], tuple[str, str, int]] = {}
     if comps.is_empty():
@@ -79,7 +79,10 @@ def component_examples(run: RunTables, comps: pl.DataFrame) -> dict[tuple[str, s
         if column is None or column not in names:
             continue
         wins = (r["win_effect"] or 0) >= 0  # a component that hurts its holder: show a typical loss with it
-        candidates = run.players.filter((pl.col("won") == wins) & pl.col(column).list.contains(r["item"]))
+        held = pl.col(column).list.contains(r["item"])
+        if r["kind"] == "witch" and "witches" in names:  # drafted and still in the coven at the end (not lost)
+            held = held & pl.col("witches").list.contains(r["item"])
+        candidates = run.players.filter((pl.col("won") == wins) & held)
         game = _typical(candidates, run.games)
         if game is not None:
             outcome = "win" if wins else "loss"

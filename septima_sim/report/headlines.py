@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from septima_sim.ablate import page as ablate_page
 from septima_sim.analysis import Settings
-from septima_sim.analysis.expansions import title
+from septima_sim.analysis.expansions import Module, title
 from septima_sim.analysis.skill import seat_robustness
+from septima_sim.report.ablation import page as ablate_page
 from septima_sim.report.fmt import Row, ci_num, ci_pct, pct
 from septima_sim.report.names import setting_phrase
 from septima_sim.report.sections.seats import SeatTables
@@ -67,20 +67,20 @@ def _cells_of(r: Row, keys: list[str], cells: pl.DataFrame) -> tuple[str, ...]:
 
 def _fairness(s: SeatTables) -> list[tuple[tuple[int, float], Headline]]:
     """One line per setting (the seat furthest from fair) and one per setting whose start player is flagged."""
-    axes = [k for k in s.keys if k not in ("players", "mode", "shapeshifting", "omens", "omen_deck", "solo")]
+    axes, mods = s.axes, s.modules
     out: list[tuple[tuple[int, float], Headline]] = []
     tol = s.tolerance
     for _, grp in s.by_setting.group_by(s.keys, maintain_order=True):
         r = grp.sort(pl.col("delta").abs(), descending=True).row(0, named=True)
-        who = s.names(r["seat"], r["shapeshifting"])
+        who = s.names(r["seat"], r)
         skill = seat_robustness(r, s.lineup_seat, s.keys, s.weak, "seat", tol) if s.lineup_seat is not None else None
-        text = _seat_line(r, who, setting_phrase(r, axes), "the seat furthest from fair", skill)
+        text = _seat_line(r, who, setting_phrase(r, axes, mods), "the seat furthest from fair", skill)
         example = (int(r["players"]), int(r["seat"]), _cells_of(r, s.keys, s.cells), bool(r["delta"] < 0))
         basis = Basis("worst_seat", int(r["players"]), _margin(r["delta"], tol))
         out.append(((_RANK[r["verdict"]], -abs(r["delta"])), Headline(text, r["verdict"], example, basis)))
     for r in s.order.filter((pl.col("order") == 0) & (pl.col("verdict") == "flagged")).iter_rows(named=True):
         skill = seat_robustness(r, s.lineup_order, s.keys, s.weak, "order", tol) if s.lineup_order is not None else None
-        text = _seat_line(r, "The start player", setting_phrase(r, axes), "turn order", skill)
+        text = _seat_line(r, "The start player", setting_phrase(r, axes, mods), "turn order", skill)
         basis = Basis("start_player", int(r["players"]), _margin(r["delta"], tol))
         out.append(((0, -abs(r["delta"])), Headline(text, "flagged", basis=basis)))
     return out
@@ -115,7 +115,7 @@ def headlines(
         summary = ", ".join(f"{n} {t}" for t, n in counts.items() if n)
         lines.append(Headline(f"{len(rest)} more setting(s) in Seat balance ({summary})", "neutral"))
     settings = settings or Settings()
-    others = _causal(causal) + _components(comps, component_skill or {}, settings) + _modules(mods)
+    others = _causal(causal) + _components(comps, component_skill or {}, settings) + _modules(mods, seats.modules)
     others += _solo(solo, settings)
     room = MAX_HEADLINES - len(lines)
     lines += others[:room]
@@ -144,7 +144,7 @@ def _components(comps: pl.DataFrame, skill: dict[tuple[str, str], str], settings
         out.append(Headline(text, "flagged", basis=_component_basis(r, settings)))
     if flagged.is_empty():
         r = comps.row(0, named=True)
-        text = f"No component stands out; the largest effect is {_component_line(r)}: ok"
+        text = f"No component stands out; the surest effect is {_component_line(r)}: ok"
         out.append(Headline(text, "ok", basis=_component_basis(r, settings)))
     return out
 
@@ -162,7 +162,7 @@ def _component_basis(r: Row, settings: Settings) -> Basis:
     return Basis(component_name(str(r["kind"]), str(r["item"])), None, max(0.0, margin))
 
 
-def _modules(mods: pl.DataFrame) -> list[Headline]:
+def _modules(mods: pl.DataFrame, modules: tuple[Module, ...]) -> list[Headline]:
     """One neutral line per module: its effect on the winning score per player count (the interval when one
     setting was paired, else the range over the paired settings)."""
     if mods.is_empty():
@@ -179,7 +179,7 @@ def _modules(mods: pl.DataFrame) -> list[Headline]:
                 parts.append(f"{min(deltas):+.1f} to {max(deltas):+.1f} at {players}p ({sub.height} settings)")
         out.append(
             Headline(
-                f"{title(str(module))} on vs off (paired by seed): winning score {'; '.join(parts)} points; "
+                f"{title(modules, str(module))} on vs off (paired by seed): winning score {'; '.join(parts)} points; "
                 f"{int((grp['p_adj'] < 0.05).sum())} of {grp.height} significant (a module effect, not a fairness "
                 "problem; see Modules on vs off)",
                 "neutral",

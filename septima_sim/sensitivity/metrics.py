@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from septima_sim.analysis import Settings, open_run
-from septima_sim.analysis.components import KINDS, component_impact
+from septima_sim.analysis.components import component_impact, kinds
 from septima_sim.analysis.data import RunTables, collect
 from septima_sim.analysis.stats import Z95
 from septima_sim.sensitivity.errors import SensitivityError
@@ -63,7 +63,7 @@ def split_key(metric: str) -> tuple[str, int]:
     return name, int(players)
 
 
-SHARED_KINDS = frozenset(k.name.replace(" ", "-") for k in KINDS if k.game_level)
+SHARED_KINDS = frozenset(k.name.replace(" ", "-") for k in kinds() if k.game_level)
 """Component kinds every seat shares (buildings, Omen halves): judged on Wisdom, not on a holder's win rate."""
 
 
@@ -128,7 +128,7 @@ def _at(run: RunTables, n: int, wanted: tuple[str, ...]) -> Measured:
 def _components(run: RunTables, n: int, wanted: tuple[str, ...]) -> Measured:
     """Each component's association effect at ``n`` players (win points, or Wisdom when shared) and its error."""
     at = pl.col("players") == n
-    table = component_impact(run.players.filter(at), run.games.filter(at), Settings())
+    table = component_impact(run.players.filter(at), run.games.filter(at), Settings(), run.modules)
     out: Measured = {}
     for r in table.iter_rows(named=True):
         name = component_name(r["kind"], r["item"])

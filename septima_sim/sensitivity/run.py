@@ -32,10 +32,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from septima_sim import rundir, runner, stopping, store
-from septima_sim.ablate.grow import games_on_disk, play_into
 from septima_sim.analysis.data import RunDataError
 from septima_sim.content.assumed import Value
 from septima_sim.experiment import MAX_GAMES_PER_CELL, Experiment, ExperimentError, build, load_experiment
+from septima_sim.grow import games_on_disk, play_into
 from septima_sim.sensitivity import design, metrics, outputs
 from septima_sim.sensitivity.errors import SensitivityError, SensitivityInterrupted
 from septima_sim.sensitivity.params import Param, select

@@ -18,10 +18,10 @@ import polars as pl
 from rich.console import Console
 
 from septima_sim.ablate import effects
-from septima_sim.ablate.grow import play_into
 from septima_sim.ablate.kinds import KINDS
 from septima_sim.ablate.variant import NotRemovable, components, ensure
 from septima_sim.experiment import MODULE_AXES
+from septima_sim.grow import play_into
 from septima_sim.safe_path import inside
 from septima_sim.tune import evaluate
 from septima_sim.tune.schema import Component, TuneConfig, TuneError

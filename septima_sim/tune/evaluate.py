@@ -15,8 +15,9 @@ import polars as pl
 from rich.console import Console
 
 from septima_sim import store
-from septima_sim.ablate.grow import play_into
+from septima_sim.engine.modules.spec import flag_columns
 from septima_sim.experiment import Experiment, ExperimentError, build
+from septima_sim.grow import play_many_into
 from septima_sim.tune.schema import TuneConfig, TuneError
 
 PLAYER_COLUMNS = ("cell_id", "game_index", "players", "seat", "colour", "policy", "won", "rank")
@@ -64,9 +65,14 @@ def experiment(
 
 def play(exp: Experiment, run_dir: Path, console: Console) -> Played:
     """Play the experiment into ``run_dir``: a fresh run directory, or the same one grown to more games (or left
-    unfinished by an interrupted tune), keeping the shards it holds (``ablate.grow.play_into``)."""
-    summary = play_into(exp, run_dir, console)
-    return read(run_dir, summary.errors)
+    unfinished by an interrupted tune), keeping the shards it holds (``grow.play_into``)."""
+    return play_many([(exp, run_dir)], console)[0]
+
+
+def play_many(runs: list[tuple[Experiment, Path]], console: Console) -> list[Played]:
+    """``play`` for the trials of a batch, their shards one stream of tasks (``grow.play_many_into``)."""
+    summaries = play_many_into(runs, console)
+    return [read(run_dir, summary.errors) for (_, run_dir), summary in zip(runs, summaries, strict=True)]
 
 
 def read(run_dir: Path, errors: int = 0) -> Played:
@@ -75,4 +81,17 @@ def read(run_dir: Path, errors: int = 0) -> Played:
     games = store.scan(run_dir, "games")
     if players is None or games is None:
         return Played(pl.DataFrame(schema=PLAYER_COLUMNS), pl.DataFrame(schema=GAME_COLUMNS), errors)
-    return Played(players.select(PLAYER_COLUMNS).collect(), games.select(GAME_COLUMNS).collect(), errors)
+    return Played(
+        _columns(players, PLAYER_COLUMNS, CARD_COLUMNS),
+        _columns(games, GAME_COLUMNS, ("buildings", *flag_columns())),
+        errors,
+    )
+
+
+CARD_COLUMNS = ("wisdom", "witches_drafted", "spells", "goals", "animals")
+"""Read too where the run has them: what a changed card's own effect needs (``analysis.own_effect``)."""
+
+
+def _columns(frame: pl.LazyFrame, needed: tuple[str, ...], optional: tuple[str, ...]) -> pl.DataFrame:
+    have = frame.collect_schema().names()
+    return frame.select(*needed, *(c for c in optional if c in have)).collect()

@@ -17,9 +17,10 @@ import optuna
 import polars as pl
 from optuna.trial import TrialState
 
+from septima_sim.analysis import Settings, own_effect
 from septima_sim.analysis.stats import wilson
 from septima_sim.tune import space
-from septima_sim.tune.confirm import Confirmation
+from septima_sim.tune.confirm import Candidate, Confirmation
 from septima_sim.tune.outputs import confirmation_frame, headline, trials_frame
 from septima_sim.tune.schema import TuneConfig
 
@@ -145,6 +146,14 @@ def seat_table(conf: Confirmation) -> list[dict[str, Any]]:
     return rows
 
 
+def _own(candidate: Candidate, cfg: TuneConfig) -> str:
+    """The candidate's changed cards' own effects on the fresh games (``analysis.own_effect``), or ''."""
+    played = candidate.played
+    if "wisdom" not in played.players.columns:
+        return ""
+    return "; ".join(own_effect.of_values(candidate.values, played.players, played.games, Settings(), cfg.content))
+
+
 def write_report(study: optuna.Study, cfg: TuneConfig, conf: Confirmation, out: Path) -> Path:
     """Write ``out/report.html`` and return its path."""
     trials = trials_frame(study, cfg)
@@ -161,7 +170,9 @@ def write_report(study: optuna.Study, cfg: TuneConfig, conf: Confirmation, out: 
         seats=seat_table(conf),
         conf=conf,
         best_values=[(space.label(p), space.show(v)) for p, v in conf.best.values.items()],
-        candidates=[(c.number, space.describe(c.values), c.study_value, c.objective) for c in conf.candidates],
+        candidates=[
+            (c.number, space.describe(c.values), c.study_value, c.objective, _own(c, cfg)) for c in conf.candidates
+        ],
         trials=trials,
         history=history_chart(trials),
         importances=imp,

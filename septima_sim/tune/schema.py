@@ -7,13 +7,13 @@ mistake into one ``TuneError`` line naming the file and the key, before anything
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, model_validator
 
 from septima_sim.experiment import MAX_GAMES_PER_CELL, LineupValue, Matrix
+from septima_sim.tomlfile import read_toml
 
 MAX_TRIALS = 10_000
 """Most trials of a study (``budget.trials``, ``--trials``): far beyond any budget worth playing, and a finite space
@@ -151,6 +151,10 @@ class Budget(_Strict):
     confirm_top: Annotated[int, Field(gt=0)] = 3
     sampler: Literal["tpe", "cmaes", "random"] = "tpe"
     pruner: Literal["halving", "none"] = "halving"
+    # Trials in flight at once: asked together (the sampler proposes them before it sees their results) and played
+    # rung by rung as one stream of shard tasks, so small trials fill a cluster's workers. A setting of the study,
+    # not of the backend: the same batch gives the same trials on every backend and job count.
+    batch: Annotated[int, Field(gt=0, le=64)] = 1
 
     @model_validator(mode="after")
     def _first_rung(self) -> Budget:
@@ -228,12 +232,4 @@ def parse(data: dict[str, Any], source: str) -> TuneConfig:
 
 def read(path: Path) -> dict[str, Any]:
     """The raw mapping of a tune file."""
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise TuneError(f"{path}: no such tune file") from None
-    except IsADirectoryError:
-        raise TuneError(f"{path}: is a directory, expected a TOML file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TuneError(f"{path}: invalid TOML: {exc}") from None
+    return read_toml(path, TuneError, "tune file")

@@ -13,6 +13,7 @@ from typing import Any
 
 import optuna
 
+from septima_sim.analysis.cells import override_text
 from septima_sim.content import ContentError, load_content
 from septima_sim.tune.schema import Choices, NumberRange, TuneError
 
@@ -85,15 +86,14 @@ def label(path: str) -> str:
 
 
 def show(value: Any) -> str:
-    """A value as a designer reads it: lists as ``[Plead, Brew, Move, Remember]``."""
+    """A value as the pack spells it (issue 30: ``play:chant``, not ``Play:Chant``): lists as ``[plead, brew, move,
+    remember]``."""
     if isinstance(value, list):
         return "[" + ", ".join(show(v) for v in value) + "]"
-    if isinstance(value, str):
-        return value.replace("-", " ").title() if value.isascii() else value
-    return str(value)
+    return override_text(value)
 
 
 def describe(values: dict[str, Any]) -> str:
-    """``goat tile = [Plead, Brew, Move, Remember] and owl amount = 2``."""
+    """``goat tile = [plead, brew, move, remember] and owl amount = 2``."""
     parts = [f"{label(p)} = {show(v)}" for p, v in values.items()]
     return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -28,6 +28,7 @@ from optuna.trial import TrialState
 from rich.console import Console
 
 from septima_sim.content.loader import content_hash, content_tree
+from septima_sim.experiment import Experiment
 from septima_sim.safe_path import inside
 from septima_sim.tune import component, evaluate, space, targets
 from septima_sim.tune.schema import Choices, TuneConfig, TuneError
@@ -175,52 +176,94 @@ def evaluate_trial(
     study: optuna.Study, cfg: TuneConfig, out: Path, console: Console, at: dict[str, list[int]]
 ) -> optuna.trial.FrozenTrial:
     """Ask for a candidate, play it rung by rung (pruned when successive halving says so) and tell the result."""
-    trial = study.ask()
-    values = space.suggest(trial, cfg.space)
-    same = _played_before(study, trial.params)
-    if same is not None:  # the same values on the same seeds give the same games: reuse, play nothing
-        trial.set_user_attr("games", 0)
+    return evaluate_batch(study, cfg, out, console, at, 1)[0]
+
+
+def evaluate_batch(
+    study: optuna.Study, cfg: TuneConfig, out: Path, console: Console, at: dict[str, list[int]], size: int
+) -> list[optuna.trial.FrozenTrial]:
+    """Ask for ``size`` candidates, play each rung of all of them as one stream of shard tasks (each pruned when
+    successive halving says so, in trial order) and tell every result."""
+    asked: list[tuple[optuna.trial.Trial, dict[str, Any]]] = []
+    for _ in range(size):  # ask and suggest in turn: the sampler's draws come in the same order on every backend
+        trial = study.ask()
+        asked.append((trial, space.suggest(trial, cfg.space)))
+    active: list[tuple[optuna.trial.Trial, dict[str, Any]]] = []
+    for trial, values in asked:
+        same = _played_before(study, trial.params)
+        if same is None:
+            active.append((trial, values))
+            continue
+        trial.set_user_attr("games", 0)  # the same values on the same seeds give the same games: reuse, play nothing
         trial.set_user_attr("same_as", same.number)
         for key in ("losses", "metrics", "errors"):
             trial.set_user_attr(key, same.user_attrs.get(key))
         study.tell(trial, same.value)
-        return study.trials[trial.number]
-    run_dir = inside(out / "trials", f"{trial.number:04d}")
     rungs = cfg.budget.rungs()
-    state, value = TrialState.COMPLETE, None
+    ended: dict[int, TrialState] = {}
+    value: dict[int, float] = {}
     for games in rungs:
-        exp = evaluate.experiment(
-            cfg, name=f"{cfg.name}-trial-{trial.number}", games=games, seed=cfg.seed, overrides=values
-        )
-        played = evaluate.play(exp, run_dir, console)
-        trial.set_user_attr("games", played.games.height)
-        trial.set_user_attr("errors", played.errors)
-        if played.errors:  # the trial's numbers would leave games out: failed, its errors counted (exit 3)
-            state = TrialState.FAIL
+        playing = [(t, v) for t, v in active if t.number not in ended]
+        if not playing:
             break
-        measures = targets.measure(cfg.targets, at, played.players, played.games)
-        measures += component.measures(
-            cfg,
-            out,
-            run_dir,
-            values,
-            name=exp.config.name,
-            games=games,
-            seed=cfg.seed,
-            shard_size=None,
-            console=console,
-            at=at,
-        )
-        value = targets.objective(cfg.targets, measures)
-        trial.set_user_attr("losses", json.dumps(targets.losses(cfg.targets, measures)))
-        trial.set_user_attr("metrics", json.dumps({f"{m.target}@{m.players}": m.metric for m in measures}))
-        if games != rungs[-1]:
-            trial.report(value, games)
-            if trial.should_prune():
-                state = TrialState.PRUNED
-                break
-    study.tell(trial, value if state == TrialState.COMPLETE else None, state=state)
-    return study.trials[trial.number]
+        runs = [
+            (
+                evaluate.experiment(cfg, name=f"{cfg.name}-trial-{t.number}", games=games, seed=cfg.seed, overrides=v),
+                inside(out / "trials", f"{t.number:04d}"),
+            )
+            for t, v in playing
+        ]
+        for (trial, values), (exp, run_dir), played in zip(
+            playing, runs, evaluate.play_many(runs, console), strict=True
+        ):
+            state, value[trial.number] = _score_rung(trial, values, played, cfg, out, run_dir, exp, games, console, at)
+            if state != TrialState.COMPLETE:
+                ended[trial.number] = state
+    for trial, _ in active:
+        state = ended.get(trial.number, TrialState.COMPLETE)
+        study.tell(trial, value.get(trial.number) if state == TrialState.COMPLETE else None, state=state)
+    return [study.trials[t.number] for t, _ in asked]
+
+
+def _score_rung(
+    trial: optuna.trial.Trial,
+    values: dict[str, Any],
+    played: evaluate.Played,
+    cfg: TuneConfig,
+    out: Path,
+    run_dir: Path,
+    exp: Experiment,
+    games: int,
+    console: Console,
+    at: dict[str, list[int]],
+) -> tuple[TrialState, float]:
+    """Measure one trial after a rung: FAIL (games raised), PRUNED (successive halving), or COMPLETE so far, with
+    its objective at this rung (NaN when it failed)."""
+    trial.set_user_attr("games", played.games.height)
+    trial.set_user_attr("errors", played.errors)
+    if played.errors:  # the trial's numbers would leave games out: failed, its errors counted (exit 3)
+        return TrialState.FAIL, float("nan")
+    measures = targets.measure(cfg.targets, at, played.players, played.games)
+    measures += component.measures(
+        cfg,
+        out,
+        run_dir,
+        values,
+        name=exp.config.name,
+        games=games,
+        seed=cfg.seed,
+        shard_size=None,
+        console=console,
+        at=at,
+    )
+    value = targets.objective(cfg.targets, measures)
+    trial.set_user_attr("losses", json.dumps(targets.losses(cfg.targets, measures)))
+    trial.set_user_attr("metrics", json.dumps({f"{m.target}@{m.players}": m.metric for m in measures}))
+    if games != cfg.budget.rungs()[-1]:
+        trial.report(value, games)
+        if trial.should_prune():
+            return TrialState.PRUNED, value
+    return TrialState.COMPLETE, value
 
 
 def _played_before(study: optuna.Study, params: dict[str, Any]) -> optuna.trial.FrozenTrial | None:
@@ -246,8 +289,9 @@ def optimise(
         early = _exhausted(study, points)
         if early is not None:
             return early
+        size = min(cfg.budget.batch, cfg.budget.trials - finished(study))
         try:
-            frozen = evaluate_trial(study, cfg, out, console, at)
+            frozen_batch = evaluate_batch(study, cfg, out, console, at, size)
         except BaseException:
             running = [t for t in study.trials if t.state == TrialState.RUNNING]
             for t in running:  # leave nothing RUNNING behind; resume enqueues these values again
@@ -255,7 +299,8 @@ def optimise(
                 study.enqueue_trial(t.params)
             raise
         if on_trial is not None:
-            on_trial(frozen)
+            for frozen in frozen_batch:
+                on_trial(frozen)
     return None
 
 

@@ -99,9 +99,14 @@ class Pack(
                 f"{dealt} to each of {MAX_PLAYERS} players and {CHAMBER_WITCHES} for the trial chambers need "
                 f"{dealt * MAX_PLAYERS + CHAMBER_WITCHES} witches, witches.toml has {len(self.witches)}",
             )
-        unknown_forced = [w for w in self.setup.forced.values() if w not in self.witches]
-        if unknown_forced:
-            raise Fault(("setup", "forced"), f"no witch {unknown_forced[0]!r} in witches.toml")
+        for name, what, file, items in (
+            ("forced", "witch", "witches.toml", self.witches),
+            ("forced_spells", "spell", "spells.toml", self.spells),
+            ("forced_goals", "goal", "goals.toml", self.goals),
+        ):
+            unknown_forced = [w for w in getattr(self.setup, name).values() if w not in items]
+            if unknown_forced:
+                raise Fault(("setup", name), f"no {what} {unknown_forced[0]!r} in {file}")
         on_board = self.setup.buildings_on_board
         towns = sum(a.town for a in self.map.areas.values())
         if on_board > min(len(self.buildings), towns):

@@ -24,7 +24,8 @@ from septima_sim.content.schema.common import (
 SUSPICION_BOUND = 100
 """The suspicion track stays within what the store's Int8 suspicion columns hold."""
 FORCED_SEATS = 4
-"""Seats a witch can be forced to (0-based; ``pack.MAX_PLAYERS``): a seat not in a game's player count is ignored."""
+"""Seats a witch, spell or goal can be forced to (0-based; ``pack.MAX_PLAYERS``): a seat not in a game's player
+count is ignored."""
 REGIONS = 6
 """The board has six regions, each with one hunter space numbered 1..6 (engine ``board.REGIONS``)."""
 
@@ -61,14 +62,19 @@ class Setup(Sourced):
     provenance: Provenance
     # seat ("0".."3") -> witch id dealt to that seat and kept (ablate's "forced" arm); witch ids checked in pack.py
     forced: dict[str, str] = Field(default_factory=dict)
+    # seat -> spell id in that seat's hand at the start (Full game), and seat -> goal id dealt to that seat
+    forced_spells: dict[str, str] = Field(default_factory=dict)
+    forced_goals: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _deal(self) -> Setup:
-        for seat in self.forced:
-            if not (seat.isdigit() and int(seat) < FORCED_SEATS):
-                raise Fault("forced", f"seat {seat!r} is not a seat 0..{FORCED_SEATS - 1}")
-        if len(set(self.forced.values())) != len(self.forced):
-            raise Fault("forced", "a witch can be forced to one seat only")
+        for name, what in (("forced", "witch"), ("forced_spells", "spell"), ("forced_goals", "goal")):
+            table: dict[str, str] = getattr(self, name)
+            for seat in table:
+                if not (seat.isdigit() and int(seat) < FORCED_SEATS):
+                    raise Fault(name, f"seat {seat!r} is not a seat 0..{FORCED_SEATS - 1}")
+            if len(set(table.values())) != len(table):
+                raise Fault(name, f"a {what} can be forced to one seat only")
         if self.witches_kept > self.witches_dealt:
             raise Fault("witches_kept", f"{self.witches_kept} kept of {self.witches_dealt} dealt (keep <= dealt)")
         if self.max_witches < self.witches_kept:

@@ -42,6 +42,7 @@ HOOKS: tuple[str, ...] = (
     "game_fields",
     "player_fields",
     "event_fields",
+    "public_fields",
     "determinize",
 )
 """Hook names, in flow order (``Game`` binds the overridden ones of each enabled module)."""
@@ -134,6 +135,11 @@ class Module:
     def event_fields(self, g: Game, record: dict[str, object]) -> None:
         """Add your ``ModuleSpec.event_fields`` to an event record (only when an event sink listens)."""
 
+    def public_fields(self, g: Game, out: dict[str, dict[str, object]]) -> None:
+        """Add your public state to ``engine.public_fields`` (JSON-ready values by owner: ``out[name][field]`` for
+        yours, ``out[str(seat)][field]`` per seat): what the event log's ``changes`` carry and ``events.fold``
+        rebuilds."""
+
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
         """Search clones: re-guess the hidden parts of your state that `seat` cannot see."""
 
@@ -172,6 +178,7 @@ class BoundHooks:
     game_fields: tuple[Callable[[Game, dict[str, object]], None], ...] = ()
     player_fields: tuple[Callable[[Game, Player, dict[str, object]], None], ...] = ()
     event_fields: tuple[Callable[[Game, dict[str, object]], None], ...] = ()
+    public_fields: tuple[Callable[[Game, dict[str, dict[str, object]]], None], ...] = ()
     determinize: tuple[Callable[[Game, int, random.Random], None], ...] = ()
 
     def __init__(self, modules: tuple[Module, ...]) -> None:

@@ -12,14 +12,14 @@ Wisdom gained or lost through an Omen goes to the ``omens`` source.
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import Ability, Content, Effect, OmenHalf
 from septima_sim.engine import effects, payment, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, Component, ModuleSpec
+from septima_sim.engine.modules.spec import Column, Component, ModuleSpec, ReplayPart
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import TABLE
 
@@ -108,12 +108,16 @@ class OmensModule(Module):
         if card < 0:
             self.effect = None
             g.s.fx = NO_RULE_EFFECT
+            if g.sink is not None:
+                g.note("omen_active", TABLE, "no Omen")
             return
         half: OmenHalf = getattr(g.content.omens[card], side)
         self.effect = HALVES[half.hook](half)
         self.effect.cause = f"omen:{g.content.omens[card].id}/{side}"
         self.effect.optional = half is g.content.omens[card].bright
         g.s.fx = self.effect
+        if g.sink is not None:
+            g.note("omen_active", TABLE, f"{g.content.omens[card].id} ({side})", self.effect.cause)
 
     def season_over(self, g: Game) -> None:
         """The previous Omen ends."""
@@ -156,6 +160,19 @@ class OmensModule(Module):
         if self.card >= 0:
             record.setdefault("omen", g.content.omens[self.card].id)
             record.setdefault("omen_half", self.side)
+
+    def public_fields(self, g: Game, out: dict[str, dict[str, object]]) -> None:
+        """The active Omen and half, the face-up next card, the cards drawn and each seat's face-down witch (Era of
+        Epidemic)."""
+        omens, witches = g.content.omens, g.content.witches
+        out["omens"] = {
+            "card": omens[self.card].id if self.card >= 0 else "",
+            "side": self.side,
+            "next": omens[self.deck[0]].id if self.deck else "",
+            "drawn": list(self.cards),
+        }
+        for seat, w in enumerate(self.marked):
+            out[str(seat)]["face_down"] = witches[w].id if w >= 0 else ""
 
     def game_fields(self, g: Game, row: dict[str, object]) -> None:
         row["omen_cards"] = list(self.cards)
@@ -286,18 +303,21 @@ class ExileWitch(OmenEffect):
             if p.coven:
                 om.marked[s] = g.ask(Kind.OMEN, s, p.coven, self.id)
                 g.s.witches_off[s].append(om.marked[s])
+                if g.sink is not None:
+                    g.note("face_down", s, f"{g.content.witches[om.marked[s]].id} face down")
 
     def season_over(self, g: Game, om: OmensModule) -> None:
         for p in g.s.players:
             w = om.marked[p.seat]
             if w >= 0:
                 g.s.witches_off[p.seat].remove(w)
-            if w in p.coven:
+            exiled = w in p.coven
+            if exiled:
                 p.coven.remove(w)
                 g.s.witch_box.append(w)
-                if g.sink is not None:
-                    g.note("coven", p.seat, f"-{g.content.witches[w].id} exiled")
             om.marked[p.seat] = -1
+            if g.sink is not None and w >= 0:
+                g.note("face_down", p.seat, f"{g.content.witches[w].id} {'exiled' if exiled else 'face up'}")
 
 
 class FreePractical(OmenEffect):
@@ -541,6 +561,21 @@ HALVES: Final[dict[str, type[OmenEffect]]] = {
 }
 """Omen halves by content id (the ``effect`` of a half in omens.toml; the loader checks them against OMEN_HOOKS)."""
 
+
+def replay_frame(om: dict[str, Any], content: Content) -> dict[str, Any]:
+    """The replay page's Omen: the card in force (its name, side and half), the face-up next card, the cards drawn."""
+    cards = {o.id: o for o in content.omens}
+    card, upcoming = cards.get(om["card"]), cards.get(om["next"])
+    halves = {"bright": card.bright.name, "dark": card.dark.name} if card is not None else {}
+    return {
+        "card": card.name if card is not None else "",
+        "side": om["side"],
+        "half": halves.get(om["side"], ""),
+        "next": upcoming.name if upcoming is not None else "",
+        "drawn": list(om["drawn"]),
+    }
+
+
 SPEC: Final = ModuleSpec(
     name="omens",
     token="om",
@@ -552,4 +587,5 @@ SPEC: Final = ModuleSpec(
     cell_axes=(("omen_deck", "none"),),
     components=(Component("omen half", "omen_halves", game_level=True),),
     help="Play with the Omens module (random Omen deck).",
+    replay=ReplayPart("omen", "omens", replay_frame),
 )

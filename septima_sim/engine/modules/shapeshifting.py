@@ -128,10 +128,10 @@ class ShapeshiftingModule(Module):
             tile = self.tiles[a.form]
             forced = not any(p.hand[i] for i in tile)
             if forced or g.ask(Kind.TURN_BACK, s, (0, 1)) == 1:
-                if g.sink is not None:
-                    g.emit("turn_back", s, form="human", detail="forced" if forced else "chosen")
                 a.form = -1
                 uncover(g, p)
+                if g.sink is not None:
+                    g.emit("turn_back", s, form="human", detail="forced" if forced else "chosen")
 
     def player_fields(self, g: Game, p: Player, row: dict[str, object]) -> None:
         animals = g.content.animals
@@ -149,6 +149,15 @@ class ShapeshiftingModule(Module):
             a = self.seats[seat]
             if a.in_animal:
                 record["form"] = g.content.animals[a.form].id
+
+    def public_fields(self, g: Game, out: dict[str, dict[str, object]]) -> None:
+        """Per seat: its form (an animal id, "" in human form), the witch its tile covers and its animal tiles."""
+        animals, witches = g.content.animals, g.content.witches
+        for seat, a in enumerate(self.seats):
+            mine = out[str(seat)]
+            mine["form"] = animals[a.form].id if a.form >= 0 else ""
+            mine["covered"] = witches[a.covered].id if a.covered >= 0 else ""
+            mine["animals"] = [animals[x].id for x in a.animals]
 
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
         """Nothing of Shapeshifting is hidden."""
@@ -223,11 +232,12 @@ def shapeshift(g: Game, p: Player, matched: bool, played: int) -> None:
                 form=g.content.animals[animal].id,
                 detail=f"covers {g.content.witches[a.covered].id}",
             )
+    back = len(p.discard)
     for card in p.discard:
         p.hand[card] = True
-    if g.sink is not None and p.discard:
-        g.note("hand", p.seat, f"+{len(p.discard)} cards back from the discard")
     p.discard = []
+    if g.sink is not None and back:
+        g.note("hand", p.seat, f"+{back} cards back from the discard")
     if matched:
         g.lower_suspicion(p, -g.rules.shapeshift_bonus_suspicion)
 

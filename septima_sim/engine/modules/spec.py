@@ -7,9 +7,11 @@ regression keys, the CLI flags, analysis and report breakdowns) reads this regis
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
+
+from septima_sim.engine.results import SOURCES
 
 if TYPE_CHECKING:
     from septima_sim.engine.modules.base import Module
@@ -39,6 +41,17 @@ class Component:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayPart:
+    """What the replay page shows of a module: the frame's entry ``key`` (null in games without the module), built by
+    ``build(fields, content)`` from the module's public fields of owner ``owner`` in the folded event log
+    (``septima_sim.events.seat_fields``), JSON-ready, names from the content."""
+
+    key: str
+    owner: str
+    build: Callable[[dict[str, Any], Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleSpec:
     """A module: its name (also ``GameConfig.modules`` entry and the games-table flag column), the short token a cell
     id uses, whether it needs the Full game, the player counts it plays with (``automatic``: on whenever the count
@@ -46,8 +59,9 @@ class ModuleSpec:
     ``action`` event carries (at their defaults while the module is off), the fields it adds to other events while
     on, and the factory of its per-game ``Module`` object. For the consumers outside the engine: ``title`` (its display
     name), ``cell_axes`` (further experiment axes it owns, each with its value in the cells where it is off: they
-    differ between its off and on cells), ``components`` (families the analysis ranks) and ``help`` (the CLI flag's
-    help). A module that is not ``automatic`` is an experiment axis, a games column and a CLI flag of its name."""
+    differ between its off and on cells), ``components`` (families the analysis ranks), ``help`` (the CLI flag's
+    help) and ``version`` (of its rules, recorded in every run's manifest: ``record``). A module that is not
+    ``automatic`` is an experiment axis, a games column and a CLI flag of its name."""
 
     name: str
     token: str
@@ -63,11 +77,36 @@ class ModuleSpec:
     cell_axes: tuple[tuple[str, str], ...] = ()
     components: tuple[Component, ...] = ()
     help: str = ""
+    version: str = "1"
+    replay: ReplayPart | None = None
+    wisdom_sources: tuple[str, ...] = ()
+    """Sources of Wisdom the module books under (``Game.gain_wisdom(p, n, source)``) besides the base game's: each
+    is a players column ``wisdom_<source>`` (0 while the module is off), and all sources still sum to ``wisdom``."""
+
+    def __post_init__(self) -> None:
+        have = {c.name for c in self.player_columns}  # (``dataclasses.replace`` passes them in again)
+        own = tuple(Column(f"wisdom_{w}", "int16", 0) for w in self.wisdom_sources if f"wisdom_{w}" not in have)
+        if own:
+            object.__setattr__(self, "player_columns", (*self.player_columns, *own))
 
     @property
     def toggled(self) -> bool:
         """Switched on and off by the user (an experiment axis and a CLI flag), not by the player count."""
         return not self.automatic
+
+    def record(self, values: Sequence[object]) -> dict[str, object]:
+        """What a run's manifest keeps of the module (``manifest["modules"]``): what the analysis and the report
+        need to read the run without the module registered, and ``values``, the ones its axis takes in the run."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "title": self.title or self.name.capitalize(),
+            "token": self.token,
+            "automatic": self.automatic,
+            "cell_axes": [list(axis) for axis in self.cell_axes],
+            "components": [[c.name, c.column, c.game_level] for c in self.components],
+            "values": list(values),
+        }
 
 
 MODULES: dict[str, ModuleSpec] = {}
@@ -77,12 +116,16 @@ MODULES: dict[str, ModuleSpec] = {}
 class Columns:
     """What every game's results and action events carry for the registered modules, at the modules-off values."""
 
-    __slots__ = ("action", "game", "player")
+    __slots__ = ("action", "game", "player", "sources")
 
     def __init__(self, specs: list[ModuleSpec]) -> None:
         self.game = tuple((c.name, c.default) for s in specs for c in s.game_columns)
-        self.player = tuple((c.name, c.default) for s in specs for c in s.player_columns)
+        extra = [src for s in specs for src in s.wisdom_sources if src not in SOURCES]
+        booked = {f"wisdom_{src}" for src in extra}  # written from Player.src, with the base game's sources
+        self.player = tuple((c.name, c.default) for s in specs for c in s.player_columns if c.name not in booked)
         self.action = {c.name: c.default for s in specs for c in s.action_fields}
+        self.sources = {src: i for i, src in enumerate((*SOURCES, *dict.fromkeys(extra)))}
+        """Every Wisdom source to its index in ``Player.src``: the base game's, then the modules'."""
 
 
 _COLUMNS: list[Columns] = []
@@ -116,7 +159,8 @@ NAME_PATTERN: Final = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 def register_module(spec: ModuleSpec) -> None:
     """Add a module to ``MODULES`` (a plugin or a test module; the built-in ones register in ``modules/__init__``).
     Raises ValueError for a name or token that is not a safe identifier or is taken, or an unknown column kind."""
-    for what, value in (("name", spec.name), ("token", spec.token)):
+    named = [("name", spec.name), ("token", spec.token), *(("Wisdom source", w) for w in spec.wisdom_sources)]
+    for what, value in named:
         if not NAME_PATTERN.match(value):
             raise ValueError(f"module {spec.name!r}: {what} {value!r} is not lowercase letters, digits and _")
     for other in MODULES.values():

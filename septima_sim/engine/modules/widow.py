@@ -10,13 +10,13 @@ player wins only by meeting enough Tribulations (W4).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from septima_sim.content.model import Effect
 from septima_sim.engine import stats
 from septima_sim.engine.draws import shuffle
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, ModuleSpec
+from septima_sim.engine.modules.spec import Column, ModuleSpec, ReplayPart
 from septima_sim.engine.state import TABLE, WIDOW
 
 if TYPE_CHECKING:
@@ -109,16 +109,22 @@ class WidowModule(Module):
         g.s.occupied.add(self.vertex)
         self.spiders = far[1 : 1 + w.spiders]
         self.first = g.rng_setup.random() < 0.5  # B4: the start player is random (the Widow or the player)
+        if g.sink is not None:
+            g.note("setup", WIDOW, "her leader, Spiders, citizens, suspicion and the start player token")
         self.start_season(g)
 
     def start_season(self, g: Game) -> None:
         """W1: her action markers (one per card of the mode, Chant included) are shuffled each season."""
         self.markers = list(g.mode_actions)
         shuffle(g.rng_draw, self.markers)
+        if g.sink is not None:
+            g.note("markers", WIDOW, f"{len(self.markers)} markers shuffled face down", "preparation")
 
     def reveal(self, g: Game) -> None:
         """W1: she reveals the top marker at the same time as the player."""
         self.card = self.markers.pop()
+        if g.sink is not None:
+            g.note("reveal", WIDOW, g.action_ids[self.card], "select")
 
     def before_turns(self, g: Game) -> None:
         if self.first:
@@ -155,18 +161,22 @@ class WidowModule(Module):
             _apply(g, self, e, card)
         for i, spider in enumerate(self.spiders):
             self.spiders[i] = _toward(g, spider, p.vertex, w.spider_steps, avoid_occupied=False)
+            if g.sink is not None:
+                g.emit("spiders", WIDOW, detail=f"spider {i} at {self.spiders[i]}", cause="widow:spider")
             if self.spiders[i] == p.vertex:
                 g.raise_suspicion(p, w.spider_suspicion, "widow:spider")
-        if g.sink is not None:
-            g.emit("spiders", WIDOW, detail=f"spiders at {self.spiders}", cause="widow:spider")
 
     def end_turn(self, g: Game) -> None:
         self.last = self.card
         self.card = -1
+        if g.sink is not None and self.last >= 0:
+            g.note("discard", WIDOW, f"{g.action_ids[self.last]} played")
 
     def end_of_season(self, g: Game) -> None:
         """The start player token passes between the player and the Widow."""
         self.first = not self.first
+        if g.sink is not None:
+            g.note("start_player", WIDOW, "the Widow" if self.first else "the player")
 
     def trial_bag(self, g: Game, bag: list[int]) -> None:
         """W2: her citizens in the crowd go into the bag (angry for the player)."""
@@ -190,6 +200,22 @@ class WidowModule(Module):
     def stat(self, g: Game, p: Player, name: str) -> int | None:
         read = _STATS.get(name)
         return None if read is None else read(self, p)
+
+    def public_fields(self, g: Game, out: dict[str, dict[str, object]]) -> None:
+        """Her pieces and tracks, her revealed marker, how many face-down markers are left (not which) and whether
+        she holds the start player token."""
+        out["widow"] = {
+            "vertex": self.vertex,
+            "wisdom": self.wisdom,
+            "suspicion": self.suspicion,
+            "supply": self.supply,
+            "crowd": self.crowd,
+            "ritual_row": self.ritual_row,
+            "spiders": list(self.spiders),
+            "card": g.action_ids[self.card] if self.card >= 0 else "",
+            "markers": len(self.markers),
+            "first": self.first,
+        }
 
     def determinize(self, g: Game, seat: int, rng: random.Random) -> None:
         shuffle(rng, self.markers)
@@ -295,11 +321,12 @@ def _widow_suspicion(g: Game, state: WidowModule, e: Effect, card: int) -> None:
 def _chase(g: Game, state: WidowModule, e: Effect, card: int) -> None:
     """Her leader moves `amount` steps toward the player's leader (never onto an occupied vertex)."""
     dest = _toward(g, state.vertex, g.s.players[0].vertex, e.amount, avoid_occupied=True)
-    if g.sink is not None and dest != state.vertex:
-        g.note("leader", WIDOW, f"{state.vertex} -> {dest}", _cause(g, card))
-    g.s.occupied.discard(state.vertex)
+    before = state.vertex
+    g.s.occupied.discard(before)
     state.vertex = dest
     g.s.occupied.add(dest)
+    if g.sink is not None and dest != before:
+        g.note("leader", WIDOW, f"{before} -> {dest}", _cause(g, card))
 
 
 def _take_patient(g: Game, state: WidowModule, e: Effect, card: int) -> None:
@@ -384,6 +411,21 @@ def needed(g: Game) -> int:
     return w.needed_shapeshifting if "shapeshifting" in g.config.modules else w.needed
 
 
+def replay_frame(w: dict[str, Any], content: object) -> dict[str, Any]:
+    """The replay page's Black Widow: her place, tracks, card, Spiders, supply, crowd and markers left."""
+    return {
+        "vertex": w["vertex"],
+        "wisdom": w["wisdom"],
+        "suspicion": w["suspicion"],
+        "card": w["card"],
+        "spiders": list(w["spiders"]),
+        "supply": w["supply"],
+        "crowd": w["crowd"],
+        "ritual_row": w["ritual_row"],
+        "markers_left": w["markers"],
+    }
+
+
 SPEC: Final = ModuleSpec(
     name="solo",
     token="solo",
@@ -399,4 +441,5 @@ SPEC: Final = ModuleSpec(
         Column("widow_suspicion", "int8"),
         Column("solo_won", "bool"),
     ),
+    replay=ReplayPart("widow", "widow", replay_frame),
 )

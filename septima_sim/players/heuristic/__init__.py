@@ -13,6 +13,6 @@ SpellHandlers <- ModuleHandlers <- HeuristicPolicy: each handler family only add
 ``_build/targets.py``) compiles single inheritance only.
 """
 
-from septima_sim.players.heuristic.policy import HeuristicPolicy
+from septima_sim.players.heuristic.policy import HeuristicPolicy, UnknownDecisionError
 
-__all__ = ["HeuristicPolicy"]
+__all__ = ["HeuristicPolicy", "UnknownDecisionError"]

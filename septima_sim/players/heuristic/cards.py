@@ -7,8 +7,9 @@ from __future__ import annotations
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.state import Player
 from septima_sim.engine.view import LiveView
+from septima_sim.players.heuristic.market import SpellMarket
 from septima_sim.players.heuristic.tables import ByArea
-from septima_sim.players.heuristic.valuation import Valuation, own_stat
+from septima_sim.players.heuristic.valuation import own_stat
 
 _GOAL_CARDS: dict[str, tuple[str, ...]] = {
     "witches": ("plead", "recruit"),
@@ -30,7 +31,7 @@ NO_RAISE = frozenset({"chant", "shapeshift"})
 """Cards whose match raises no suspicion (B21b, S2)."""
 
 
-class CardChoice(Valuation):
+class CardChoice(SpellMarket):
     """Values the cards of a hand (the CARD decision) and what a card's main ability is worth."""
 
     __slots__ = ()
@@ -111,8 +112,8 @@ class CardChoice(Valuation):
             return spot, w.ingredient
         if card == "move":
             return w.ingredient + 3.0 * w.position, max(0.0, w.crystal - w.ingredient) + 2.0 * w.position
-        if card == "ritual":
-            return spot + self._ritual_value(view, me, 1), w.ingredient
+        if card == "ritual":  # a row up, and the shift toward a better spell market
+            return spot + self._ritual_value(view, me, 1) + self._shift_gain(view), w.ingredient
         if card == "shapeshift":  # discarded cards back to hand; animal form keeps suspicion from rising
             return 0.8 * len(me.discard) + self._sus_value(me.suspicion, 2), self._sus_value(me.suspicion, 1)
         return spot, 0.5 * spot

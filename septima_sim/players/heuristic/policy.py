@@ -8,13 +8,17 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from septima_sim.engine.decisions import Decision, Kind
-from septima_sim.engine.draws import below
 from septima_sim.engine.view import LiveView, PlayerView
+from septima_sim.players.heuristic.market import draw_lean
 from septima_sim.players.heuristic.modules import ModuleHandlers
 from septima_sim.players.heuristic.tables import tables_for
 
 _SHARED: dict[tuple[str, str], tuple[tuple[float, ...], dict[tuple[int, int], float]]] = {}
 """(persona weights, content hash) -> witch values and the suspicion-cost memo, shared by all instances."""
+
+
+class UnknownDecisionError(ValueError):
+    """A decision kind the heuristic has no handler for (reported as one line: a module's gap, not a game's)."""
 
 
 class HeuristicPolicy(ModuleHandlers):
@@ -27,6 +31,7 @@ class HeuristicPolicy(ModuleHandlers):
     def reset(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self._rng = rng
+        self._lean = draw_lean(rng)
         self._fresh = True
         self._goals = None
         self._buildings = {}
@@ -35,8 +40,11 @@ class HeuristicPolicy(ModuleHandlers):
     def choose(self, decision: Decision, view: PlayerView) -> int:
         """Index of the best-valued option."""
         handler = _HANDLERS.get(decision.kind)
-        if handler is None:
-            return below(self._rng, len(decision.options))
+        if handler is None:  # a rules module's own decision: answering at random would pass for a judgement
+            raise UnknownDecisionError(
+                f"persona {self.name!r} has no rule for the decision kind {decision.kind!r} (a rules module that adds "
+                "a decision kind gives the heuristic a handler for it: docs/extending.md, Adding a decision kind)"
+            )
         live = _live(view)
         self._prepare(live)
         values = handler(self, decision, live)
@@ -90,7 +98,7 @@ def _live(view: PlayerView) -> LiveView:
 
 _HANDLERS: dict[str, Callable[[HeuristicPolicy, Decision, LiveView], list[float]]] = {
     Kind.START_VERTEX: HeuristicPolicy._start_vertex,
-    Kind.DRAFT_RETURN: HeuristicPolicy._lose_witch,
+    Kind.DRAFT_RETURN: HeuristicPolicy._draft_return,
     Kind.CARD: HeuristicPolicy._cards,
     Kind.PREMOVE: HeuristicPolicy._premove,
     Kind.MOVE: HeuristicPolicy._move,

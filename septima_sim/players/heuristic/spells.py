@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import LiveView
-from septima_sim.players.heuristic.valuation import own_stat
 from septima_sim.players.heuristic.witches import WitchHandlers
+
+SPELL_SPREAD = 3.0
+"""Wisdom within which two face-up spells are a toss-up when one is taken."""
+SPELL_TRY = 0.2
+"""The share of spell gains at which any face-up spell is taken (the value model cannot tell the worth of a spell it
+never saw played: without it, the spells it values lowest would never be held and never measured)."""
 
 
 class SpellHandlers(WitchHandlers):
@@ -31,23 +36,15 @@ class SpellHandlers(WitchHandlers):
         return [sum(self._effect_value(e, me) for e in spells[me.spells[i].idx].effects) for i in decision.options]
 
     def _spell_gain(self, decision: Decision, view: LiveView) -> list[float]:
-        me = view.me
-        content = self._c
+        """The face-up spell to take (B27): its value, rough before the spell is used, so spells within
+        ``SPELL_SPREAD`` Wisdom of each other are a toss-up; at ``SPELL_TRY`` of the gains any face-up spell (the
+        seat's own stream draws both)."""
         market = view.spell_market
-        elapsed = max(1, view.season * content.rules.turns_per_season + view.turn + 1)
-        total = len(content.rules.seasons) * content.rules.turns_per_season
-        out = []
-        for e, slot in decision.options:
-            s = content.spells[market[e][slot]]
-            if s.kind == "scoring":
-                now = own_stat(content, me, s.per)
-                projected = now * total / elapsed
-                out.append(projected // s.unit * s.amount)
-            else:
-                uses = (total - elapsed) / 8.0
-                value = sum(self._effect_value(x, me) for x in s.effects) * uses
-                out.append(value * (1.0 + 0.2 * self.w.biased(s.requires)) + (2.0 if s.ongoing else 0.0))
-        return out
+        rng = self._rng
+        if rng.random() < SPELL_TRY:  # any face-up spell, whatever its value
+            pick = int(rng.random() * len(decision.options))
+            return [float(i == pick) for i in range(len(decision.options))]
+        return [self._offer_value(view, market[e][slot]) + SPELL_SPREAD * rng.random() for e, slot in decision.options]
 
     def _ritual_bonus(self, decision: Decision, view: LiveView) -> list[float]:
         need = self._ingredient_need(view, view.me)
@@ -79,7 +76,7 @@ class SpellHandlers(WitchHandlers):
             for r in range(row, min(row + 3, len(track.rows))):
                 if track.rows[r][c] in hand:
                     value += 1.0 / (1 + r - row)
-            out.append(value + (0.05 if when < 0 else 0.0))
+            out.append(value + self._column_access(view, c, row) + (0.05 if when < 0 else 0.0))
         return out
 
     def _pay(self, decision: Decision, view: LiveView) -> list[float]:

@@ -19,15 +19,17 @@ from septima_sim.players.heuristic.native_weights import NativeWeights, native_w
 from septima_sim.players.heuristic.tables import ByArea, Tables
 from septima_sim.players.weights import Weights
 
-_PASSIVE_VALUE: dict[str, tuple[str, float]] = {
-    "brew_discount": ("brew", 4.0),
-    "collect_extra": ("collect", 3.0),
-    "heal_extra": ("heal", 3.0),
-    "heal_any_track": ("heal", 2.5),
-    "move_extra": ("move", 1.5),
-    "trial_recall": ("plead", -1.0),
+_PASSIVE_CARD: dict[str, str] = {
+    "brew_discount": "brew",
+    "collect_extra": "collect",
+    "heal_extra": "heal",
+    "heal_any_track": "heal",
+    "move_extra": "move",
+    "trial_recall": "plead",
 }
-"""Passive abilities: the card they help and their rough worth over a game (Wisdom)."""
+"""Passive abilities (``PASSIVE_KINDS``): the card each one helps; ``Valuation._passive_use`` values one use."""
+PASSIVE_USES = 2.5
+"""How often a passive ability or a triggered one helps over the rest of a game, roughly (witch values)."""
 
 _UNSET_RNG = random.Random(0)
 """A player's stream before its first ``reset`` (seeding a new Random per player and game is not free)."""
@@ -57,6 +59,7 @@ class Valuation:
         "_hash",
         "_hunt",
         "_hv",
+        "_lean",
         "_pba",
         "_plans",
         "_pv",
@@ -86,6 +89,7 @@ class Valuation:
         self._fresh = True
         self._c: Content = None  # type: ignore[assignment]
         self._witch_value: tuple[float, ...] = ()
+        self._lean: tuple[float, ...] = (1.0, 1.0, 1.0)  # per element: this game's leaning (``market.draw_lean``)
         self._hash = ""
         # per-decision memos (cleared by every choose)
         self._pv: dict[tuple[int, bool], float] = {}
@@ -113,12 +117,34 @@ class Valuation:
         ab = content.witches[witch].ability
         w = self.w
         if ab.passive:
-            card, worth = _PASSIVE_VALUE.get(ab.passive, ("", 1.0))
-            return 3.0 + worth + w.biased(card)
+            worth = self._passive_use(content, ab.passive, ab.amount, ab.amount2) * PASSIVE_USES
+            return 3.0 + worth + w.biased(_PASSIVE_CARD.get(ab.passive, ""))
         effects = sum(self._effect_value(e, None) for e in ab.effects)
-        uses = 3.0 if ab.trigger == "after_trial" else 2.5
+        uses = 3.0 if ab.trigger == "after_trial" else PASSIVE_USES
         card = ab.trigger.split(":", 1)[1] if ab.trigger.startswith("play:") else ""
         return 3.0 + effects * uses * (1.0 + 0.25 * w.biased(card))
+
+    def _passive_use(self, content: Content, name: str, amount: int, amount2: int) -> float:
+        """Wisdom one use of a passive modifier (``PASSIVE_KINDS``) is worth, from its amounts: ingredients not paid
+        (brew_discount), more lunar ingredients (collect_extra), more patients healed (heal_extra), a heal on any track
+        (heal_any_track), more steps (move_extra), loyal citizens kept as trial winner and after crowd picks
+        (trial_recall: the rules' recalls minus the ability's)."""
+        w = self.w
+        if name == "brew_discount":
+            return amount * 0.8 * w.ingredient
+        if name == "collect_extra":
+            return amount * 0.6 * w.ingredient
+        if name == "heal_extra":
+            return amount * 1.2 * w.heal
+        if name == "heal_any_track":
+            return amount * w.heal
+        if name == "move_extra":
+            return amount * 1.5 * w.position
+        if name == "trial_recall":
+            rules = content.rules
+            kept = max(0, rules.winner_recall - amount) + max(0, rules.recall_after_picks - amount2)
+            return kept * 0.15 * w.citizen
+        return 0.0
 
     def state_value(self, view: LiveView) -> float:
         """Worth of the seat's position in Wisdom units: Wisdom, the end value of resources, charms and track steps,
@@ -151,8 +177,8 @@ class Valuation:
         if kind == "charm":
             return e.amount * w.charm
         if kind == "suspicion":
-            if me is None:
-                return -e.amount * w.suspicion
+            if me is None:  # a witch's or building's, for the rest of a game: at a middle suspicion level
+                return -e.amount * w.suspicion * (1.0 + w.suspicion_high)
             return self._sus_value(me.suspicion, -e.amount) if e.amount < 0 else -self._sus_cost(me.suspicion, e.amount)
         if kind == "citizen_to_crowd":
             return e.amount * w.citizen * (1.0 if me is None or me.supply > 0 else 0.0)
@@ -166,13 +192,15 @@ class Valuation:
             return w.spell
         if kind == "potion":
             return w.potion + 1.5
-        if kind == "move":
-            return 2.0 * w.position
+        if kind == "move":  # a free move: a better vertex for the next cards
+            return 3.0 * w.position + 0.25 * w.ingredient
         if kind == "return_card":
-            return 1.5
+            return e.amount * 1.5
         if kind == "magic_mirror":
             return 2.0
-        return e.amount * 1.0
+        if kind == "passive":  # an ongoing spell's modifier, for the rest of the season
+            return 1.5 * self._passive_use(self._c, e.arg, e.amount, 0)
+        return 0.0  # an effect name this model does not know adds nothing (test_heuristic_values checks each)
 
     def _sus_cost(self, level: int, n: int) -> float:
         """Cost of raising suspicion n points from `level` (points above the top overflow)."""

@@ -7,6 +7,9 @@ from septima_sim.engine.decisions import Decision
 from septima_sim.engine.view import LiveView
 from septima_sim.players.heuristic.brewing import BrewingHandlers
 
+DRAFT_SPREAD = 2.0
+"""Wisdom within which two dealt witches are a toss-up in the draft."""
+
 
 class WitchHandlers(BrewingHandlers):
     """Scores witch, crowd and trial decisions."""
@@ -15,6 +18,13 @@ class WitchHandlers(BrewingHandlers):
 
     def _lose_witch(self, decision: Decision, view: LiveView) -> list[float]:
         return [-self._witch_value[w] for w in decision.options]
+
+    def _draft_return(self, decision: Decision, view: LiveView) -> list[float]:
+        """The dealt witch to give back (B5): the least valued, with witches within ``DRAFT_SPREAD`` Wisdom of each
+        other a toss-up (the seat's own stream draws it): the value of a witch before the game is rough, and a fixed
+        order would never keep the witch valued last."""
+        rng = self._rng
+        return [-self._witch_value[w] + DRAFT_SPREAD * rng.random() for w in decision.options]
 
     def _recruit(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me

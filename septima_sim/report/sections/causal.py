@@ -1,6 +1,7 @@
 """Causal component effects for the report: the ablation this run is the unchanged game of (``septima-sim
-ablate``). Found, not passed: a run at ``DIR/runs/base`` next to ``DIR/ablation.csv`` (``ablate.table.find``). The
-component section leads with these parts, before the present-vs-absent association."""
+ablate``). Found, not passed: a run at ``DIR/runs/base`` next to ``DIR/ablation.csv``
+(``report.ablation.table.find``). The component section leads with these parts, before the present-vs-absent
+association."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from septima_sim.ablate import page, table
 from septima_sim.analysis import RunTables
+from septima_sim.report.ablation import interactions, page, table
 from septima_sim.report.page import Builder, Chart, Table
+from septima_sim.report.sections import settle
 
 
 @dataclass(slots=True)
@@ -44,6 +46,18 @@ def parts(b: Builder, run: RunTables) -> Causal | None:
             "Causal effects (ablation), largest first", page.HEADERS, page.rows(frame), b.data("causal_effects", frame)
         )
     )
+    pairs = interactions.read(folder)
+    if pairs is not None:
+        out.tables.append(
+            Table(
+                "Interactions (ablate --pairs): interaction = A alone + B alone - both removed; positive: they stack",
+                interactions.HEADERS,
+                interactions.display(pairs),
+                b.data("causal_interactions", pairs),
+            )
+        )
+    unclear = settle.causal_table(frame, settle.ablation_tolerance(folder), b.settings.wisdom_tolerance)
+    out.tables += [unclear] if unclear is not None else []
     uri = page.chart(frame)
     if uri is not None:
         data = base64.b64decode(uri.split(",", 1)[1])

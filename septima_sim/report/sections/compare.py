@@ -10,6 +10,7 @@ from septima_sim.analysis import RunTables
 from septima_sim.report import charts
 from septima_sim.report.fmt import DELTA_COLUMNS, Row, ci_num, col, pct, pval, table, value
 from septima_sim.report.page import Builder, Chart
+from septima_sim.report.sections import own_effect
 
 _PAIRED = ("paired", col("paired", lambda v: "yes" if v else "no (Welch)"))
 
@@ -116,6 +117,8 @@ def add(b: Builder, run: RunTables, other: RunTables, components: pl.DataFrame |
             )
         )
         b.data("compare_components", cmp["components"])
+    own = own_effect.compare_table(run, other, b.settings)
+    sec.tables += [own] if own is not None else []
     unpaired = cmp["unpaired"]
     sec.tables.append(
         table(

@@ -7,12 +7,12 @@ from __future__ import annotations
 import polars as pl
 
 from septima_sim import analysis
-from septima_sim.ablate.table import note
 from septima_sim.analysis import RunTables
 from septima_sim.content import ContentError
 from septima_sim.content import provenance as sourced
 from septima_sim.content.loader import content_tree
 from septima_sim.report import charts
+from septima_sim.report.ablation.table import note
 from septima_sim.report.fmt import Row, ci_num, ci_pct, col, pval, table
 from septima_sim.report.page import Builder, Chart
 from septima_sim.report.sections import causal
@@ -30,7 +30,7 @@ NAMESPACES = {
 
 def _notes(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
     """The note of each (kind, item) from the run's content pack: assumed content (wholly or partly) and an animal's
-    tie to its seat colour (``ablate.table.note``)."""
+    tie to its seat colour (``report.ablation.table.note``)."""
     try:
         tree = content_tree(run.manifest.get("config", {}).get("content"))
     except ContentError:  # a pack moved or deleted since the run: no tag rather than no report
@@ -47,7 +47,7 @@ def _with_note(value: str, r: Row) -> str:
 
 
 def add(b: Builder, run: RunTables) -> pl.DataFrame:
-    comps = analysis.component_impact(run.players, run.games, b.settings)
+    comps = analysis.component_impact(run.players, run.games, b.settings, run.modules)
     found = causal.parts(b, run)
     if comps.is_empty() and found is None:
         return comps
@@ -81,10 +81,12 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
         rows = comps.filter(pl.col("game_level") == game_level).head(25)
         if rows.height:
             what = "Wisdom of every player when in play" if game_level else "Win rate when present"
-            sec.charts.append(_forest(rows, metric, scale, f"{what} minus absent (largest first)", unit))
+            title = f"{what} minus absent (surest effects first)"
+            sec.charts.append(_forest(rows, metric, scale, title, unit))
     sec.tables.append(
         table(
-            "Association (players chose these): present vs absent, largest first",
+            "Association (players chose these): present vs absent, by the interval's bound nearest zero; too few games "
+            "(an interval wider than the tolerance) last, unranked",
             comps,
             [
                 ("kind", col("kind")),
@@ -98,7 +100,7 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
                 ),
                 ("Wisdom effect", lambda r: ci_num(r, "wisdom_effect", "wisdom_lo", "wisdom_hi", sign=True)),
                 ("p (BH)", col("p_adj", pval)),
-                ("flagged", col("flagged", lambda v: "flagged" if v else "")),
+                ("flagged", lambda r: "flagged" if r["flagged"] else ("too few games" if r["too_few"] else "")),
             ],
             b.data("components", comps),
         )

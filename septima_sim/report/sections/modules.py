@@ -6,25 +6,26 @@ import polars as pl
 
 from septima_sim import analysis
 from septima_sim.analysis import RunTables
-from septima_sim.analysis.expansions import title
+from septima_sim.analysis.expansions import Module, title
 from septima_sim.report import charts
 from septima_sim.report.fmt import DELTA_COLUMNS, RATE_METRICS, col, table, value
 from septima_sim.report.page import Builder, Chart
 
 
 def add(b: Builder, run: RunTables) -> pl.DataFrame:
-    mods = analysis.module_effects(run.games, b.settings, run.override_axes)
+    mods = analysis.module_effects(run.games, b.settings, run.override_axes, run.toggled)
     if mods.is_empty():
         return mods
+    names = [title(run.modules, m) for m in mods["module"].unique(maintain_order=True)]
     sec = b.section(
         "modules",
         "Modules on vs off",
-        "Shapeshifting and Omens: the same seeds played with the module "
+        f"{' and '.join(names)}: the same seeds played with the module "
         "off and on (cells equal in every other setting), so each game is compared with its twin. "
         "Intervals: t intervals of the mean paired difference; p: McNemar (0/1 outcomes) or Wilcoxon "
         "signed-rank, Holm-adjusted. Rates in percentage points.",
     )
-    sec.charts.append(Chart("Module effects", "modules.png", _chart(mods, b.settings.alpha)))
+    sec.charts.append(Chart("Module effects", "modules.png", _chart(mods, b.settings.alpha, run.modules)))
     sec.tables.append(
         table(
             "Paired comparisons",
@@ -45,7 +46,7 @@ def add(b: Builder, run: RunTables) -> pl.DataFrame:
     return mods
 
 
-def _chart(mods: pl.DataFrame, alpha: float) -> bytes:
+def _chart(mods: pl.DataFrame, alpha: float, modules: tuple[Module, ...]) -> bytes:
     """One panel per metric (points, decisions and rates each on their own axis); rows named by module, player
     count and the setting that makes them distinct."""
     panels = []
@@ -53,7 +54,7 @@ def _chart(mods: pl.DataFrame, alpha: float) -> bytes:
         scale = 100.0 if metric in RATE_METRICS else 1.0
         unit = "percentage points" if metric in RATE_METRICS else ("decisions" if metric == "decisions" else "points")
         labels = [
-            f"{title(m)} {n}p ({s})" if s else f"{title(m)} {n}p"
+            f"{title(modules, m)} {n}p ({s})" if s else f"{title(modules, m)} {n}p"
             for m, n, s in zip(grp["module"], grp["players"], _distinct(grp["setting"].to_list()), strict=True)
         ]
         panels.append(

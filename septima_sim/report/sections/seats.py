@@ -9,15 +9,16 @@ import polars as pl
 
 from septima_sim.analysis import RunTables
 from septima_sim.analysis.cells import cell_table, with_labels
+from septima_sim.analysis.expansions import Module
 from septima_sim.analysis.fairness import by_lineup, setting_balance, setting_keys
 from septima_sim.analysis.metrics import seat_balance
 from septima_sim.analysis.skill import weak_lineups
 from septima_sim.engine.config import COLOURS
-from septima_sim.engine.modules import MODULES
 from septima_sim.report import charts
 from septima_sim.report.fmt import SEAT_COLUMNS, ci_pct, col, pct, table
 from septima_sim.report.names import SeatNames, setting_phrase
 from septima_sim.report.page import Builder, Chart, Table
+from septima_sim.report.sections import seat_swap, settle
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,9 @@ class SeatTables:
     cells: pl.DataFrame
     keys: list[str]
     names: SeatNames
+    axes: list[str]
+    """The swept settings besides the player count, the mode and the modules (named in setting phrases)."""
+    modules: tuple[Module, ...]
     tolerance: float
     lineup_seat: pl.DataFrame | None
     lineup_order: pl.DataFrame | None
@@ -41,10 +45,10 @@ def add(b: Builder, run: RunTables) -> SeatTables:
     s = b.settings
     cells_table = cell_table(run)
     keys = setting_keys(run)
-    axes = [k for k in keys if k not in ("players", "mode", "omen_deck", *MODULES)]  # the other (swept) settings
-    names = SeatNames(run.manifest.get("config", {}).get("content"))
-    by_setting = _named(setting_balance(run, s), keys, axes, names)
-    order = _named(setting_balance(run, s, "order"), keys, axes, names)
+    axes = [k for k in keys if k not in run.parameters]  # the other (swept) settings
+    names = SeatNames(run.manifest.get("config", {}).get("content"), run.modules, run.players)
+    by_setting = _named(setting_balance(run, s), keys, axes, names, run.modules)
+    order = _named(setting_balance(run, s, "order"), keys, axes, names, run.modules)
     cells = with_labels(seat_balance(run.players, s), cells_table)
     pooled = seat_balance(run.players, s, by=("players",))
     sec = b.section(
@@ -91,12 +95,13 @@ def add(b: Builder, run: RunTables) -> SeatTables:
             b.data("seats_pooled", pooled),
         ),
     ]
+    sec.tables += [t for t in (seat_swap.table(run.path, names), _unclear(by_setting, s.seat_tolerance, s.alpha)) if t]
     lineup_seat = lineup_order = None
     weak: set[str] = set()
     if cells_table["lineup"].n_unique() > 1:
         lineup_seat, lineup_order = by_lineup(run, s), by_lineup(run, s, "order")
         weak = weak_lineups(run)
-        named = _named(lineup_seat, keys, axes, names)
+        named = _named(lineup_seat, keys, axes, names, run.modules)
         sec.tables.append(
             table(
                 "Skill robustness: by setting, seat and lineup",
@@ -105,7 +110,10 @@ def add(b: Builder, run: RunTables) -> SeatTables:
                 b.data("seats_by_lineup", named),
             )
         )
-    return SeatTables(by_setting, order, cells_table, keys, names, s.seat_tolerance, lineup_seat, lineup_order, weak)
+    return SeatTables(
+        by_setting, order, cells_table, keys, names, axes, run.modules, s.seat_tolerance, lineup_seat, lineup_order,
+        weak,
+    )  # fmt: skip
 
 
 def _wide(by_setting: pl.DataFrame, keys: list[str]) -> Table:
@@ -134,11 +142,18 @@ def _wide(by_setting: pl.DataFrame, keys: list[str]) -> Table:
     )
 
 
-def _named(table: pl.DataFrame, keys: list[str], axes: list[str], names: SeatNames) -> pl.DataFrame:
+def _named(
+    table: pl.DataFrame, keys: list[str], axes: list[str], names: SeatNames, modules: tuple[Module, ...]
+) -> pl.DataFrame:
     """The table with ``setting`` (a phrase naming it) and, per seat, ``name`` (colour and animals)."""
-    phrases = [setting_phrase(r, axes).removeprefix("at ") for r in table.select(keys).iter_rows(named=True)]
+    rows = table.select(keys).iter_rows(named=True)
+    phrases = [setting_phrase(r, axes, modules).removeprefix("at ") for r in rows]
     out = table.with_columns(setting=pl.Series(phrases, dtype=pl.String))
     if "seat" in table.columns:
-        seat_names = [names(s, ss) for s, ss in table.select("seat", "shapeshifting").iter_rows()]
+        seat_names = [names(r["seat"], r) for r in table.iter_rows(named=True)]
         out = out.with_columns(name=pl.Series(seat_names, dtype=pl.String))
     return out
+
+
+def _unclear(by_setting: pl.DataFrame, tolerance: float, alpha: float) -> Table | None:
+    return settle.seat_table(by_setting, tolerance, lambda r: str(r["name"]), alpha)

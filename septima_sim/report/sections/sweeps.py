@@ -12,6 +12,7 @@ from septima_sim.analysis.sweeps import sweep_response
 from septima_sim.report import charts
 from septima_sim.report.fmt import SEAT_COLUMNS, ci_num, col, table
 from septima_sim.report.page import Builder, Chart
+from septima_sim.report.sections import own_effect
 
 
 def slug(axis: str) -> str:
@@ -49,4 +50,6 @@ def add(b: Builder, run: RunTables) -> dict[str, dict[str, pl.DataFrame]]:
                 b.data(f"{name}_score", score),
             ),
         ]  # fmt: skip
+        own = own_effect.sweep_table(run, axis, b.settings)
+        sec.tables += [own] if own is not None else []
     return response

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 from jinja2 import Environment
 
-from septima_sim.ablate import table
 from septima_sim.report import charts
+from septima_sim.report.ablation import table
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Septima: causal component effects</title>
@@ -19,8 +19,10 @@ td:first-child,td:nth-child(2),td:last-child{text-align:left}.flag{color:#b30000
 <body><h1>Causal component effects (ablation)</h1>
 <p>Each component was removed from the game (an animal tile replaced by its colour's other tile) and the same games
 were played again on the same seeds. Effect = unchanged game minus game without it, for the seat that holds it in
-the unchanged game (buildings and Omens: every seat's Wisdom). Arm <code>forced:N</code>: the witch dealt to seat N
-on purpose; effect = that seat's result with her minus the same seat's in the same unchanged game.
+the unchanged game (buildings and Omens: every seat's Wisdom). Arm <code>forced:N</code>: the witch, spell or goal
+dealt to seat N on purpose; effect = that seat's result with it minus the same seat's in the same unchanged game.
+Arm <code>swap:A-B</code>: the animal tiles of colours A and B exchanged; <code>seat:A</code> = seat A with B's tiles
+minus seat A with its own, <code>tiles:A:...</code> = A's tiles at seat B minus the same tiles at seat A.
 Flagged: Holm-adjusted p &lt; 0.05 and an effect of at
 least {{ tolerance }} win-rate points (shared components: 1 Wisdom). Every number comes from paired games, never from
 who happened to hold what.</p>
@@ -62,6 +64,7 @@ def lines(frame: pl.DataFrame, top: int = 5) -> list[str]:
         arm = r.get("arm") or "removed"
         if r["effect_win_points"] is not None:
             seat = "for the seat holding it" if arm == "removed" else f"for seat {arm.split(':')[1]} forced to hold it"
+            seat = swap_phrase(r["component"], arm) if arm.startswith("swap:") else seat
             what = f"{r['effect_win_points']:+.1f} win-rate points [{r['ci_low']:.1f}, {r['ci_high']:.1f}] {seat}"
         else:
             what = f"{r['effect_wisdom']:+.1f} Wisdom [{r['ci_low']:.1f}, {r['ci_high']:.1f}] for every seat"
@@ -144,3 +147,13 @@ def write(folder: Path, tolerance: float) -> Path:
     path = folder / "ablation.html"
     path.write_text(html, encoding="utf-8")
     return path
+
+
+def swap_phrase(component: str, arm: str) -> str:
+    """Whom a swap row measures, for a sentence: ``for the orange seat with the gray tiles instead of its own``."""
+    first, second = arm.split(":", 1)[1].split("-", 1)
+    what, colour, *ids = component.split(":")
+    other = second if colour == first else first
+    if what == "seat":
+        return f"for the {colour} seat with the {other} tiles instead of its own"
+    return f"for the {colour} tiles ({ids[0] if ids else colour}) at the {other} seat instead of their own"

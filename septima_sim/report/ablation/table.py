@@ -13,6 +13,10 @@ from septima_sim.content import provenance as sourced
 CSV = "ablation.csv"
 DETAIL = "ablation_detail.csv"
 STATUS = "ablation_status.csv"
+RESOLVED = "ablate.toml"
+"""The ablation's settings as it ran (``ablate --resume`` checks them; the report reads its tolerance)."""
+DEFAULT_TOLERANCE = 5.0
+"""``ablate --tolerance``'s default: the band of a negligible effect, in win-rate points."""
 COLUMNS = (
     "kind",
     "component",
@@ -27,17 +31,18 @@ COLUMNS = (
     "p_adj",
     "flagged",
 )
-"""The columns of ``ablation.csv``, in order (issue 16; ``arm``: ``removed`` or ``forced:<seat>``)."""
+"""The columns of ``ablation.csv``, in order (issue 16; ``arm``: ``removed``, ``forced:<seat>`` or
+``swap:<colour>-<colour>``)."""
 
 
-def note(kind: str, provenance: str, assumed: str = "") -> str:
+def note(kind: str, provenance: str, assumed: str = "", arm: str = "removed") -> str:
     """What to read next to a component's number: assumed content (wholly, or partly: which parts,
     ``content.provenance.note``), and an animal's tie to its seat colour."""
     parts = []
     mark = sourced.note(provenance, assumed)
     if mark:
         parts.append(mark)
-    if kind == "animal":
+    if kind == "animal" and arm == "removed":
         parts.append("tied to seat colour: measured on the seat of its colour")
     return "; ".join(parts)
 
@@ -58,7 +63,8 @@ def read(folder: Path) -> pl.DataFrame | None:
         rows = rows.join(status, on=["kind", "component", "arm"], how="left")
     else:
         rows = rows.with_columns(provenance=pl.lit(""), assumed=pl.lit(""), status=pl.lit(""))
-    notes = [note(k, p or "", a or "") for k, p, a in rows.select("kind", "provenance", "assumed").iter_rows()]
+    rows_in = rows.select("kind", "provenance", "assumed", "arm").iter_rows()
+    notes = [note(k, p or "", a or "", m) for k, p, a, m in rows_in]
     return rows.with_columns(note=pl.Series(notes, dtype=pl.String))
 
 
