@@ -56,8 +56,9 @@ class ValueModel:
     meta: dict[str, Any] = field(default_factory=dict)
     _folded: tuple[Array, Array, Array, float] | None = field(default=None, repr=False, compare=False)
 
-    def predict(self, x: Array) -> Array:
-        """Expected final Wisdom margin of each row of ``x`` (rows: feature vectors in ``features`` order)."""
+    def predict(self, rows: Array | list[list[float]]) -> Array:
+        """The model's value of each row (rows: feature vectors in ``features`` order)."""
+        x = np.asarray(rows, dtype=float)
         folded = self._folded
         if folded is None:  # the standardisation and output scaling folded into the weights, once
             w1 = self.w1 / self.scale[:, None]

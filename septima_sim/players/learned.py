@@ -19,17 +19,18 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from septima_sim.content.model import Content
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.view import LiveView, PlayerView, Simulator
 from septima_sim.learn.features import NAMES, features, pair_features, pair_names
-from septima_sim.learn.model import ModelError, ValueModel, load
 from septima_sim.players.branching import BranchingPlayer
 from septima_sim.players.heuristic import HeuristicPolicy
+
+if TYPE_CHECKING:  # numpy (the model's) is imported at the first model read, not by every run that trusts players
+    from septima_sim.learn.model import ValueModel
 
 DEFAULT_MODEL = Path(__file__).parent.parent / "learn" / "default_model.json"
 MODEL_ENV = "SEPTIMA_LEARNED_MODEL"
@@ -52,12 +53,16 @@ _WARNED: set[tuple[str, str]] = set()
 @functools.lru_cache(maxsize=8)
 def model_at(path: str) -> ValueModel:
     """The model in ``path``, read once per process (ModelError when it cannot be read)."""
+    from septima_sim.learn.model import load
+
     return load(Path(path))
 
 
 def default_model() -> ValueModel:
     """The model ``learned`` plays with: ``$SEPTIMA_LEARNED_MODEL`` or the shipped one; ModelError when it does not
     fit the features of this version."""
+    from septima_sim.learn.model import ModelError
+
     path = os.environ.get(MODEL_ENV) or str(DEFAULT_MODEL)
     model = model_at(path)
     if model.features != NAMES:
@@ -139,7 +144,7 @@ class LearnedPolicy(BranchingPlayer):
                 cards = decision.options
                 pair = pair_features(view, self.own.evaluate(view), cards[a], cards[b], own[a] - own[b])
                 if self.chooser is not None:  # the distilled look-ahead: no copy of the game
-                    return a if self.chooser.predict(np.asarray([pair]))[0] >= 0 else b
+                    return a if self.chooser.predict([pair])[0] >= 0 else b
         sim = self.simulator()
         seeds = [self._rng.getrandbits(64) for _ in range(samples)]  # the same re-guesses for every card
         totals = dict.fromkeys(ranked, 0.0)
@@ -154,7 +159,7 @@ class LearnedPolicy(BranchingPlayer):
                     rows.append(features(twin, self.own.evaluate(twin)))
                     where.append(i)
         if rows:
-            for i, v in zip(where, self.model.predict(np.asarray(rows)).tolist(), strict=True):
+            for i, v in zip(where, self.model.predict(rows).tolist(), strict=True):
                 totals[i] += v
         if pair and self.trace is not None:
             self.trace(pair, totals[ranked[0]] - totals[ranked[1]])
