@@ -911,6 +911,73 @@ def sensitivity(
         raise typer.Exit(3)
 
 
+@app.command(
+    epilog="Examples:\n\n  septima-sim learn configs/learn.toml --out models/mine --jobs 2   (the shipped model's "
+    "recipe)\n\n"
+    "  septima-sim learn my.toml --games 200 --iterations 2 --out models/mine   (a second, expert-iteration "
+    "round)\n\n"
+    "  SEPTIMA_LEARNED_MODEL=models/mine/model.json septima-sim ladder --players 2 --policies learned,balanced\n\n"
+    "Plays CONFIG's cells (its lineups; from the second round every seat is `learned` with the last model), records "
+    "each seat's features at its card choices, fits a value model of the final Wisdom margin and validates it on "
+    "the held-out games (every fifth). Writes model.json (with the pack hash and training config), model-<k>.json "
+    "per round and validation.json into --out; --distill N also plays N games per cell of learned and writes "
+    "chooser.json (learned-fast). See docs/players.md, Learned evaluator."
+)
+def learn(
+    config: Annotated[Path, typer.Argument(help="Experiment config (TOML): its cells and lineups play the games.")],
+    games: Annotated[int | None, typer.Option("--games", "-n", help="Games per cell and round.")] = None,
+    iterations: Annotated[
+        int, typer.Option("--iterations", "-k", help="Rounds: 1 = self-play of the lineups, more = expert iteration.")
+    ] = 1,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for model.json and validation.json.")] = Path(
+        "models/learned"
+    ),
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="Root seed of games and fit (overrides the file).")
+    ] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    distill: Annotated[
+        int,
+        typer.Option("--distill", help="Games per cell of learned self-play for learned-fast's chooser (0: none)."),
+    ] = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or round lines.")] = False,
+) -> None:
+    """Train a value model of a seat's position from self-play (the `learned` player's evaluator)."""
+    from rich.console import Console
+
+    from septima_sim import runner
+    from septima_sim.learn import run as learning
+    from septima_sim.learn.model import Training
+
+    _check_counts(games=games, jobs=jobs, seed=seed)
+    _check_out_path(out, "--out", folder=True)
+    runner.check_backend(backend, scheduler)
+    console = Console(stderr=True)
+    try:
+        exp = learning.prepare(config, games, seed, iterations, distill)
+        training = Training(seed=exp.config.seed)
+        result = learning.learn(
+            exp,
+            out,
+            iterations,
+            training,
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            console=console,
+            quiet=quiet,
+            config_name=config.name,
+            distill=distill,
+        )
+    except (learning.LearnError, runner.RunError) as exc:
+        raise UserError(str(exc)) from None
+    if not quiet:
+        console.print(f"{result.seconds:.1f} s", markup=False, highlight=False)
+    typer.echo(str(result.out / "model.json"))
+
+
 def main() -> None:
     """Console entry point: exit 0 ok, 1 check's balance shift, 2 bad input, 3 games raised, 70 crash, 130/143 stop."""
     code = run_main(lambda: app(standalone_mode=False), sys.argv[1:])

@@ -19,13 +19,13 @@ import tempfile
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 from rich.console import Console
@@ -40,6 +40,9 @@ from septima_sim.engine.seeds import spawn_word
 from septima_sim.experiment import Cell, Experiment, ExperimentError, load_experiment
 from septima_sim.players import make_policy
 from septima_sim.run_speed import games_per_second, rate_text
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class RunError(ValueError):
@@ -268,6 +271,17 @@ def parallel_backend(backend: str, jobs: int | None, scheduler: str | None) -> I
         yield f"dask, {address}, {sum(client.nthreads().values())} worker thread(s)"
 
 
+def map_unordered(work: Callable[[T], R], tasks: Iterable[T]) -> Generator[R, None, None]:
+    """``work`` over ``tasks`` on the caller's ``parallel_backend``, results as they finish (in this process, in
+    order, for a local run with one job); closing the generator stops the workers."""
+    if _IN_PROCESS.get():
+        return (work(t) for t in tasks)
+    from joblib import Parallel, delayed
+
+    stream: Generator[R, None, None] = Parallel(return_as="generator_unordered")(delayed(work)(t) for t in tasks)
+    return stream
+
+
 def now() -> str:
     """The current UTC time as the manifest records it."""
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -373,12 +387,7 @@ def execute_many(
         bar = progress.add_task(
             name, total=sum(totals), completed=done_games, errors=sum(errors.values()), resumed=done_games
         )
-        if _IN_PROCESS.get():
-            stream: Generator[ShardOutput, None, None] = (play_shard(t) for t in todo)
-        else:
-            from joblib import Parallel, delayed
-
-            stream = Parallel(return_as="generator_unordered")(delayed(play_shard)(t) for t in todo)
+        stream = map_unordered(play_shard, todo)
         try:
             for out in stream:
                 run = by_dir[out.run_dir]

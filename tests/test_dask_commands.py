@@ -140,6 +140,20 @@ def test_the_ladder_on_the_cluster_writes_the_local_tables(cluster: Cluster, tmp
         assert (tmp_path / "local" / table).read_bytes() == (tmp_path / "remote" / table).read_bytes()
 
 
+def test_learn_on_the_cluster_writes_the_local_models_for_the_configs_pack(cluster: Cluster, project: Path) -> None:
+    args = ["learn", "dk.toml", "--games", "10", "--distill", "5", "-q"]
+    local = cli(*args, "--jobs", "2", "--out", "learn-local", cwd=project)
+    remote = cli(*args, *on(cluster), "--out", "learn-remote", cwd=project)
+    assert local.returncode == 0 and remote.returncode == 0, local.stderr + remote.stderr
+    model = (project / "learn-local" / "model.json").read_bytes()
+    assert model == (project / "learn-remote" / "model.json").read_bytes()
+    chooser = (project / "learn-local" / "chooser.json").read_bytes()
+    assert chooser == (project / "learn-remote" / "chooser.json").read_bytes()
+    from septima_sim.content import load_content
+
+    assert json.loads(model)["pack_hash"] == load_content(project / "pack").hash != load_content().hash
+
+
 def test_an_ablation_on_the_cluster_gives_the_local_table(cluster: Cluster, project: Path) -> None:
     args = ["ablate", "dk.toml", "--kinds", "witch", "--only", "aylana,tommy", "--games", "40", "--arms", "removed"]
     local = cli(*args, "--jobs", "2", "--out", "abl-local", "-q", cwd=project)

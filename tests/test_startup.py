@@ -32,3 +32,14 @@ def test_every_name_the_analysis_package_exports_resolves() -> None:
 def test_an_unknown_analysis_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no_such_function"):
         getattr(analysis, "no_such_function")  # noqa: B009
+
+
+def test_a_game_of_built_in_players_imports_no_numpy() -> None:
+    """The trust check lists the learned players among the built-ins; their model (numpy) loads only when one plays."""
+    code = (
+        "import sys; from septima_sim.engine import GameConfig, play_game; from septima_sim.content import "
+        "load_content; from septima_sim.players import make_policy; play_game(GameConfig(2, 'full'), load_content(), "
+        "[make_policy('balanced'), make_policy('random')], 1); print('numpy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stdout

@@ -76,6 +76,45 @@ balanced_heuristic = partial(HeuristicPolicy, SEARCH_FALLBACK, BUILTIN[SEARCH_FA
 POLICIES["greedy"] = lambda: GreedyPolicy(balanced_heuristic(), balanced_heuristic)
 
 
+def _learned(name: str = "learned") -> Policy:
+    """``learned`` (greedy's look-ahead at card choices scored by the value model, ``players/learned.py``) or
+    ``vsearch:N`` (N look-aheads per card choice spread over every card, the same model at the leaves)."""
+    from septima_sim.learn.model import ModelError
+    from septima_sim.players.learned import LearnedPolicy, default_model
+
+    budget = 0
+    if name != "learned":
+        digits = name.partition(":")[2] or str(VSEARCH_BUDGET)
+        if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= 1_000_000:
+            raise UnknownPolicyError(f"bad vsearch budget in {name!r}: use vsearch:N with N >= 1 look-aheads")
+        budget = int(digits)
+    try:
+        model = default_model()
+    except ModelError as exc:
+        raise UnknownPolicyError(f"persona {name!r}: {exc}") from None
+    return LearnedPolicy(model, balanced_heuristic(), balanced_heuristic, budget)
+
+
+POLICIES["learned"] = _learned
+
+
+def _learned_fast() -> Policy:
+    """``learned-fast``: learned with its look-ahead distilled into a card chooser (no copy of the game)."""
+    from septima_sim.learn.model import ModelError
+    from septima_sim.players.learned import LearnedPolicy, default_chooser, default_model
+
+    try:
+        model, chooser = default_model(), default_chooser()
+    except ModelError as exc:
+        raise UnknownPolicyError(f"persona 'learned-fast': {exc}") from None
+    return LearnedPolicy(model, balanced_heuristic(), balanced_heuristic, chooser=chooser)
+
+
+POLICIES["learned-fast"] = _learned_fast
+VSEARCH_BUDGET = 50
+"""Look-aheads per card choice of ``vsearch`` without a budget (``vsearch:N`` sets N)."""
+
+
 def _ismcts(name: str) -> Policy:
     """``ismcts``, ``ismcts:N`` (iterations per decision) or ``ismcts:Nms`` (milliseconds per decision)."""
     budget = name.partition(":")[2] or ISMCTS_BUDGET
@@ -97,9 +136,9 @@ def _installed() -> dict[str, object]:
 
 
 def policy_names() -> list[str]:
-    """Every persona name a config or lineup may use (plus ``search:N``, ``ismcts:N``/``ismcts:Nms`` and
-    ``py:module:Class``)."""
-    return sorted({*POLICIES, *_installed(), "search", "ismcts"})
+    """Every persona name a config or lineup may use (plus ``search:N``, ``ismcts:N``/``ismcts:Nms``, ``vsearch:N``
+    and ``py:module:Class``)."""
+    return sorted({*POLICIES, *_installed(), "search", "ismcts", "vsearch"})
 
 
 def _instantiate(cls: object, name: str) -> Policy:
@@ -149,6 +188,8 @@ def make_policy(name: str) -> Policy:
         )
     if name == "ismcts" or name.startswith("ismcts:"):
         return _ismcts(name)
+    if name == "vsearch" or name.startswith("vsearch:"):
+        return _learned(name)
     if name.startswith(PLUGIN_PREFIX):
         return _plugin(name)
     factory = POLICIES.get(name)

@@ -1,0 +1,194 @@
+"""The ``learned`` player: greedy's look-ahead scored by the learned value model instead of the heuristic's
+``state_value`` (issue #33).
+
+At a card choice it plays each of the heuristic's best ``CANDIDATES`` cards once on a re-guessed copy of the game
+(``Simulator.branch``, common random numbers), balanced playing every seat to the end of the moon phase, and scores
+the position reached with the model's expected final Wisdom margin (the exact margin when the game ended there); no
+rollout runs to the season end. A card the heuristic rates ``CLEAR_LEAD`` above the rest is played at once. Every
+other decision is balanced's: card choices decide the turn, and branching at the ~70 other decisions of a game would
+cost greedy's ~40x balanced's CPU. The model defaults to the one shipped for the built-in pack
+(``septima_sim/learn/default_model.json``); ``SEPTIMA_LEARNED_MODEL`` names another model file. A model trained on
+another pack than the game's still plays, after a one-line warning on stderr (once per process and pack).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from septima_sim.content.model import Content
+from septima_sim.engine.decisions import Decision, Kind, Policy
+from septima_sim.engine.results import GameResult
+from septima_sim.engine.view import LiveView, PlayerView, Simulator
+from septima_sim.learn.features import NAMES, features, pair_features, pair_names
+from septima_sim.players.branching import BranchingPlayer
+from septima_sim.players.heuristic import HeuristicPolicy
+
+if TYPE_CHECKING:  # numpy (the model's) is imported at the first model read, not by every run that trusts players
+    from septima_sim.learn.model import ValueModel
+
+DEFAULT_MODEL = Path(__file__).parent.parent / "learn" / "default_model.json"
+MODEL_ENV = "SEPTIMA_LEARNED_MODEL"
+"""Environment variable naming the model file ``learned`` plays with (default: ``DEFAULT_MODEL``)."""
+DEFAULT_CHOOSER = DEFAULT_MODEL.with_name("default_chooser.json")
+CHOOSER_ENV = "SEPTIMA_LEARNED_CHOOSER"
+"""Environment variable naming the chooser file ``learned-fast`` plays with (default: ``DEFAULT_CHOOSER``)."""
+
+CANDIDATES = 2
+"""Cards looked ahead at a card choice: the heuristic's best this many (the rest are rarely right and cost a copy)."""
+CLEAR_LEAD = 4.0
+"""When the heuristic's best card leads its second by this many Wisdom units, it is played without a look-ahead."""
+TIE_BREAK = 1e-3
+"""Weight of the heuristic's own card values: they break ties between equal model values."""
+
+_WARNED: set[tuple[str, str]] = set()
+"""(model pack hash, game pack hash) pairs already warned about in this process."""
+
+
+@functools.lru_cache(maxsize=8)
+def model_at(path: str) -> ValueModel:
+    """The model in ``path``, read once per process (ModelError when it cannot be read)."""
+    from septima_sim.learn.model import load
+
+    return load(Path(path))
+
+
+def default_model() -> ValueModel:
+    """The model ``learned`` plays with: ``$SEPTIMA_LEARNED_MODEL`` or the shipped one; ModelError when it does not
+    fit the features of this version."""
+    from septima_sim.learn.model import ModelError
+
+    path = os.environ.get(MODEL_ENV) or str(DEFAULT_MODEL)
+    model = model_at(path)
+    if model.features != NAMES:
+        raise ModelError(f"{path}: the model was trained on other features than this septima-sim computes")
+    return model
+
+
+def default_chooser() -> ValueModel:
+    """The card chooser ``learned-fast`` plays with: ``$SEPTIMA_LEARNED_CHOOSER`` or the shipped one (its features
+    are checked against the game's pack at the first card choice)."""
+    return model_at(os.environ.get(CHOOSER_ENV) or str(DEFAULT_CHOOSER))
+
+
+def final_margin(result: GameResult, seat: int) -> float:
+    """The seat's final Wisdom minus the best other seat's (its own Wisdom in a solo game)."""
+    wisdom = {int(str(row["seat"])): float(str(row["wisdom"])) for row in result.players}
+    others = [w for s, w in wisdom.items() if s != seat]
+    return wisdom[seat] - (max(others) if others else 0.0)
+
+
+class LearnedPolicy(BranchingPlayer):
+    """Chooses the card whose moon phase ends in the position of the highest learned value; balanced otherwise.
+
+    With a ``budget`` (``vsearch:N``) every card is looked at, each on ``budget // cards`` re-guesses (the same ones
+    for every card), and the card of the best mean value wins."""
+
+    def __init__(
+        self,
+        model: ValueModel,
+        evaluator: HeuristicPolicy,
+        rollout: Callable[[], Policy],
+        budget: int = 0,
+        chooser: ValueModel | None = None,
+    ) -> None:
+        name = f"vsearch:{budget}" if budget else "learned-fast" if chooser is not None else "learned"
+        super().__init__(name, evaluator)
+        self.model = model
+        self.rollout = rollout
+        self.budget = budget
+        self.chooser = chooser
+        self._use_chooser = False
+        self.trace: Callable[[list[float], float], None] | None = None
+        """If set, called at each looked-ahead choice of two cards with their ``pair_features`` and the look-ahead's
+        value of the first minus the second (``septima-sim learn --distill``)."""
+        self._checked = False
+
+    def reset(self, seat: int, rng: random.Random) -> None:
+        super().reset(seat, rng)
+        self._checked = False
+
+    def attach(self, simulator: Simulator) -> None:
+        """The look-ahead needs the engine's checkpoints; ``learned-fast`` makes no copy, so it asks for none (a
+        checkpoint is a copy of the game at every moon phase)."""
+        if self.chooser is None:
+            super().attach(simulator)
+        else:
+            self._sim = simulator
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        n = len(decision.options)
+        if decision.kind != Kind.CARD or n < 2:
+            return self.own.choose(decision, view)
+        if not self._checked:
+            self._checked = True
+            warn_pack(self.model, view.content.hash)
+            self._use_chooser = self.chooser is not None and fits(self.chooser, view.content)
+        own = self.own.values(decision, view) or [0.0] * n
+        pair: list[float] = []
+        if self.budget:
+            ranked, samples = list(range(n)), max(1, self.budget // n)
+        else:
+            ranked, samples = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES], 1  # stable: ties keep order
+            if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
+                return ranked[0]
+            if self.chooser is not None and not self._use_chooser:
+                return ranked[0]  # a chooser for other cards: balanced's card (no checkpoints to look ahead from)
+            if (self._use_chooser or self.trace is not None) and isinstance(view, LiveView) and len(ranked) == 2:
+                a, b = ranked
+                cards = decision.options
+                pair = pair_features(view, self.own.evaluate(view), cards[a], cards[b], own[a] - own[b])
+                if self.chooser is not None:  # the distilled look-ahead: no copy of the game
+                    return a if self.chooser.predict([pair])[0] >= 0 else b
+        sim = self.simulator()
+        seeds = [self._rng.getrandbits(64) for _ in range(samples)]  # the same re-guesses for every card
+        totals = dict.fromkeys(ranked, 0.0)
+        rows: list[list[float]] = []
+        where: list[int] = []
+        for i in ranked:
+            for seed in seeds:
+                twin, result = sim.branch(decision, i, [self.rollout() for _ in range(sim.n_players)], seed, None, True)
+                if result is not None:  # the game ended in this moon phase: its margin is known
+                    totals[i] += final_margin(result, self.seat)
+                else:
+                    rows.append(features(twin, self.own.evaluate(twin)))
+                    where.append(i)
+        if rows:
+            for i, v in zip(where, self.model.predict(rows).tolist(), strict=True):
+                totals[i] += v
+        if pair and self.trace is not None:
+            self.trace(pair, totals[ranked[0]] - totals[ranked[1]])
+        return max(ranked, key=lambda i: totals[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
+
+
+def fits(chooser: ValueModel, content: Content) -> bool:
+    """Whether the chooser reads the pair features of this pack's cards; else one warning line (once per process and
+    pack) and ``learned-fast`` plays balanced's card choices."""
+    if chooser.features == pair_names(content):
+        return True
+    key = ("chooser", content.hash)
+    if key not in _WARNED:
+        _WARNED.add(key)
+        print(
+            "warning: the learned-fast chooser was trained on other cards or features: it plays balanced's cards "
+            "(train one with `septima-sim learn CONFIG --distill N`)",
+            file=sys.stderr,
+        )
+    return False
+
+
+def warn_pack(model: ValueModel, pack_hash: str) -> None:
+    """One line on stderr (once per process and pack) when the game's content pack is not the model's."""
+    key = (model.pack_hash, pack_hash)
+    if model.pack_hash and model.pack_hash != pack_hash and key not in _WARNED:
+        _WARNED.add(key)
+        print(
+            f"warning: the learned model was trained on content pack {model.pack_hash[:12]}, this game plays "
+            f"{pack_hash[:12]}: train one for this pack with `septima-sim learn CONFIG` (docs/players.md)",
+            file=sys.stderr,
+        )
