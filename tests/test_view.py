@@ -281,11 +281,12 @@ def test_introspection_does_not_reach_the_game(content: Content, how: str) -> No
     assert not spy.found, spy.found[:3]
 
 
-def test_the_environments_seat_is_trusted_only_as_far_as_the_policy_it_hands_on_to() -> None:
-    """``ExternalSeat`` (the step environment's seat; ``then`` plays a forked seat on) reads the live view only when
-    ``then`` is a built-in player or absent: a plugin handed to a fork gets a sealed view, as everywhere."""
+def test_the_environments_forked_seat_is_trusted_only_as_far_as_the_policy_it_hands_on_to() -> None:
+    """``ForkedSeat`` (the step environment's forking seat; ``then`` plays it on) reads the live view only when
+    ``then`` is a built-in player: a plugin handed to a fork gets a sealed view, as everywhere; the environment's
+    plain seat is not trusted (it needs no view)."""
     pytest.importorskip("greenlet")
-    from septima_sim.env.driver import ExternalSeat
+    from septima_sim.env.driver import ExternalSeat, ForkedSeat
 
     class Plugin:
         name = "plugin"
@@ -296,5 +297,5 @@ def test_the_environments_seat_is_trusted_only_as_far_as_the_policy_it_hands_on_
         def choose(self, decision: object, view: object) -> int:
             return 0
 
-    assert trusted(ExternalSeat()) and trusted(ExternalSeat(then=make_policy("balanced")))
-    assert not trusted(ExternalSeat(then=Plugin()))  # type: ignore[arg-type]
+    assert trusted(ForkedSeat(then=make_policy("balanced"))) and not trusted(ExternalSeat())
+    assert not trusted(ForkedSeat(then=Plugin()))  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Protocol, cast
 
@@ -493,30 +494,27 @@ def built_in_policies() -> tuple[type, ...]:
     return (*BUILT_IN, _Idle)
 
 
-@functools.cache
 def delegating_seats() -> dict[type, str]:
     """Seats of the project's own layers that hand decisions on to a policy they hold (class -> the attribute holding
-    it, None when they hold none): the step environment's ``ExternalSeat`` (its ``then`` plays a forked seat on).
-    Listed here, not registered by anyone; a late import, as the environment is an optional extra."""
-    try:
-        from septima_sim.env.driver import ExternalSeat
-    except ImportError:  # greenlet not installed: no environment, no such seat
-        return {}
-    return {ExternalSeat: "then"}
+    it): the step environment's ``ForkedSeat`` (its ``then`` plays a forked seat on). Listed here, not registered by
+    anyone; read from the loaded modules only, since no such seat exists before the environment is imported (a game
+    without it imports nothing more)."""
+    driver = sys.modules.get("septima_sim.env.driver")
+    seat = getattr(driver, "ForkedSeat", None) if driver is not None else None
+    return {seat: "then"} if isinstance(seat, type) else {}
 
 
 def trusted(policy: Policy) -> bool:
     """Whether the policy is a built-in player, decided by the identity of its class (``is``, never its name,
     ``__module__`` or any attribute it declares: a plugin can set those; a subclass of a built-in is not trusted
     either). The engine's seat of a branch, and a delegating seat (``delegating_seats``), are trusted when the
-    policy they wrap is (a delegating seat that wraps none plays nothing itself)."""
+    policy they wrap is."""
     cls = type(policy)
     if cls is _BranchSeat:
         return trusted(cast("_BranchSeat", policy).inner)
     attr = next((a for known, a in delegating_seats().items() if cls is known), None)
     if attr is not None:
-        inner = getattr(policy, attr)
-        return inner is None or trusted(inner)
+        return trusted(getattr(policy, attr))
     return any(cls is known for known in built_in_policies())
 
 

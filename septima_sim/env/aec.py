@@ -36,7 +36,7 @@ from septima_sim.engine.results import GameResult
 from septima_sim.engine.tables import board_for
 from septima_sim.engine.view import Recorder, SealedView, Simulator
 from septima_sim.env.actions import ActionLayout, IllegalAction, Mask
-from septima_sim.env.driver import Driver, ExternalSeat, Pause
+from septima_sim.env.driver import Driver, ExternalSeat, ForkedSeat, Pause
 from septima_sim.env.fields import Vector
 from septima_sim.env.observation import Encoder
 from septima_sim.players.outcome import seat_margin
@@ -278,7 +278,8 @@ class SeptimaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         for s in range(self.config.players):
             given = policies.get(s)
             if s == me or given is None:
-                ext = ExternalSeat(random.Random(rng.getrandbits(64)), given if s == me else None)
+                guess = random.Random(rng.getrandbits(64))
+                ext = ForkedSeat(guess, given) if s == me and given is not None else ExternalSeat(guess)
                 externals.append(ext)
                 seats.append(ext)
             else:

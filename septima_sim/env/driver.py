@@ -49,7 +49,6 @@ class ExternalSeat:
     `then`, only the first decision is driven from outside; `then` plays the seat from there on."""
 
     name = "env"
-    live_view: ClassVar[bool] = True  # our own seat: the live view only when ``then`` is trusted too (view.trusted)
 
     def __init__(self, guess: random.Random | None = None, then: Policy | None = None) -> None:
         self.guess = guess
@@ -70,6 +69,13 @@ class ExternalSeat:
         index = greenlet.getcurrent().parent.switch(Pause(decision))
         assert isinstance(index, int)
         return index
+
+
+class ForkedSeat(ExternalSeat):
+    """The forking seat of a determinized copy when a policy plays it on (``then``): that policy reads the live view
+    when it is a built-in player (``engine.view.delegating_seats``), a sealed one otherwise, as it would on its own."""
+
+    live_view: ClassVar[bool] = True
 
 
 def _play(start: Callable[[], GameResult | None]) -> GameResult | None:
