@@ -11,6 +11,7 @@ import contextlib
 import functools
 import gc
 import hashlib
+import itertools
 import json
 import os
 import shlex
@@ -361,7 +362,7 @@ def execute_many(
     """``execute`` for several runs at once: their shards are one stream of tasks (run by run, in the given order),
     so small runs fill the workers together; each shard is written into its own run. A stop or a write error stops
     every run (each manifest says ``interrupted``); RunInterrupted names the first run's resume command."""
-    todo = [t for run in runs for t in _todo(run)] if len(runs) > 1 else _todo(runs[0])
+    todo = itertools.chain.from_iterable([_todo(run) for run in runs])  # every run's damaged shards dropped first
     by_dir = {str(run.run_dir): run for run in runs}
     totals = [len(run.exp.cells) * run.exp.config.games_per_cell for run in runs]
     done_games = sum(int(s["games"]) for run in runs for s in run.manifest["shards"].values())

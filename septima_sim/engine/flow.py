@@ -339,10 +339,10 @@ def end_moon_phase(g: Game) -> None:
             g.note("hand" if card == returning else "discard", seat, f"{g.action_ids[card]} played")
     for end_turn in g.hooks.end_turn:
         end_turn(g)
-    standing = all(s.hunter_active)
+    lying = sink and not all(s.hunter_active)
     for h in range(len(s.hunter_active)):
         s.hunter_active[h] = True
-    if sink and not standing:
+    if lying:
         g.note("hunters", TABLE, "all hunters stand")
     for space in [sp for sp, pt in s.patients.items() if pt.healed_by]:
         patient = s.patients.pop(space)
@@ -394,11 +394,11 @@ def end_of_season(g: Game) -> None:
             p.discard = []
             if sink:
                 g.note("hand", p.seat, f"+{back} cards back from the discard")
-        ending = p.mirror >= 0 or any(sp.active for sp in p.spells)
+        ending = sink and (p.mirror >= 0 or any(sp.active for sp in p.spells))
         p.mirror = -1
         for sp in p.spells:
             sp.active = False
-        if sink and ending:
+        if ending:
             g.note("season_over", p.seat, "the Magic Mirror's witch and ongoing spells end")
     if g.full:
         spells.refresh_market(g)

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
-from joblib import Parallel, delayed
 
 from septima_sim import runner
 from septima_sim.experiment import Experiment
@@ -66,7 +65,7 @@ def play(tasks: list[runner.ShardTask]) -> Played:
     is reduced to its outcomes as it arrives (the full games and players tables are never held together)."""
     parts: list[Outcomes] = []
     played = Played({})
-    for out in Parallel(return_as="generator_unordered")(delayed(runner.play_shard)(t) for t in tasks):
+    for out in runner.map_unordered(runner.play_shard, tasks):
         played.errors += out.errors
         if "games" in out.tables and "players" in out.tables:
             parts.append(_outcomes(pl.read_parquet(out.tables["games"][0]), pl.read_parquet(out.tables["players"][0])))
