@@ -41,7 +41,7 @@ class SpellMarket(Valuation):
             return float(projected // s.unit * s.amount) * lean
         uses = (total - elapsed) / 8.0
         if s.requires:
-            card = self._t.action_ids.index(s.requires) if s.requires in self._t.action_ids else -1
+            card = self._t.action_index.get(s.requires, -1)
             share = (me.played[card] + 1) / (elapsed + 1) if card >= 0 else 0.0
             uses *= min(1.0, 0.5 + len(self._t.action_ids) * share / 2.0)
         value = sum(self._effect_value(x, me) for x in s.effects) * uses

@@ -15,6 +15,7 @@ class Tables:
 
     __slots__ = (
         "action_ids",
+        "action_index",
         "board",
         "building_areas",
         "disease_of_remedy",
@@ -38,8 +39,9 @@ class Tables:
         areas = content.areas
         va = board.vertex_areas
         self.action_ids = tuple(a.id for a in content.actions)
-        self.remember = self.action_ids.index("remember") if "remember" in self.action_ids else -1
-        self.heal = self.action_ids.index("heal") if "heal" in self.action_ids else -1
+        self.action_index = {a: i for i, a in enumerate(self.action_ids)}
+        self.remember = self.action_index.get("remember", -1)
+        self.heal = self.action_index.get("heal", -1)
         self.ingredients_at = tuple(tuple(areas[a].ingredient for a in vs if areas[a].ingredient >= 0) for vs in va)
         self.outcrops_at = tuple(sum(1 for a in vs if areas[a].outcrop) for vs in va)
         self.shrine_at = tuple(tuple(areas[a].shrine for a in vs if areas[a].shrine) for vs in va)
