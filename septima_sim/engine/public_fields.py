@@ -25,7 +25,7 @@ Owners = dict[str, Fields]
 def public_fields(g: Game) -> Owners:
     """The public state of `g` now, by owner (see the module docstring)."""
     s, c = g.s, g.content
-    witch = [w.id for w in c.witches]
+    witch, spell = g.tables.witch_ids, g.tables.spell_ids
     acts = g.action_ids
     table: Fields = {
         "start_player": s.start_player,
@@ -43,9 +43,9 @@ def public_fields(g: Game) -> Owners:
         "septima": [acts[i] if i >= 0 else "" for i in (s.septima_left, s.septima_right)],  # right: this turn
         "market": [
             [
-                c.spells[row.scoring[-1]].id if row.scoring else "",
-                c.spells[row.middle].id if row.middle >= 0 else "",
-                c.spells[row.bottom].id if row.bottom >= 0 else "",
+                spell[row.scoring[-1]] if row.scoring else "",
+                spell[row.middle] if row.middle >= 0 else "",
+                spell[row.bottom] if row.bottom >= 0 else "",
             ]
             for row in s.market
         ],
@@ -57,13 +57,13 @@ def public_fields(g: Game) -> Owners:
     }
     out: Owners = {"table": table}
     for p in s.players:
-        out[str(p.seat)] = _seat(g, p, witch)
+        out[str(p.seat)] = _seat(g, p, witch, spell)
     for module_fields in g.hooks.public_fields:
         module_fields(g, out)
     return out
 
 
-def _seat(g: Game, p: Player, witch: list[str]) -> Fields:
+def _seat(g: Game, p: Player, witch: tuple[str, ...], spell: tuple[str, ...]) -> Fields:
     """One seat's fields."""
     acts = g.action_ids
     played = g.s.played[p.seat]
@@ -84,7 +84,7 @@ def _seat(g: Game, p: Player, witch: list[str]) -> Fields:
     out["discard"] = [acts[i] for i in p.discard]
     out["ritual_row"] = p.ritual_row
     out["ritual_col"] = p.ritual_col
-    out["spells"] = [[g.content.spells[sp.idx].id, sp.ready, sp.active] for sp in p.spells]
+    out["spells"] = [[spell[sp.idx], sp.ready, sp.active] for sp in p.spells]
     out["tracks"] = list(p.tracks)
     out["src"] = list(p.src)
     return out

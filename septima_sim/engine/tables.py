@@ -29,15 +29,19 @@ class Tables:
         "practical_by_use",
         "remedy_of",
         "space_order",
+        "spell_ids",
         "triggers",
         "usable_practicals",
         "witch_cause",
+        "witch_ids",
     )
 
     def __init__(self, content: Content, full: bool) -> None:
         self.board = board_for(content)
         self.action_ids = tuple(a.id for a in content.actions)
         self.action_index = {a: i for i, a in enumerate(self.action_ids)}
+        self.witch_ids = tuple(w.id for w in content.witches)  # content ids by index, as events name them
+        self.spell_ids = tuple(sp.id for sp in content.spells)
         # the mode's cards (also the Septima's action markers, B10); modules add or swap cards in hands only
         self.mode_actions = tuple(
             i for i, a in enumerate(content.actions) if (full or not a.full_only) and not a.module
