@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -179,17 +180,31 @@ def test_learn_distill_writes_a_chooser_that_learned_fast_plays(tiny_config: Pat
     assert game.returncode == 0 and "warning" not in game.stderr, game.stderr
 
 
-def test_learned_fast_makes_no_copy_at_a_chosen_card(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_learned_fast_makes_no_copy_and_learned_none_where_the_chooser_is_sure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from septima_sim.engine.view import Simulator
 
-    branches = []
-    original = Simulator.branch
-    monkeypatch.setattr(Simulator, "branch", lambda self, *a, **k: branches.append(1) or original(self, *a, **k))
+    copies: list[int] = []
+    original = Simulator.sample_moon_phase
+
+    def counted(self: Simulator, *args: Any, **kwargs: Any) -> Any:
+        copies.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Simulator, "sample_moon_phase", counted)
     content = load_content()
-    fast = play_game(FULL_2P, content, [make_policy("learned-fast"), make_policy("balanced")], 9)
-    assert not branches and fast.players[0]["policy"] == "learned-fast"
-    play_game(FULL_2P, content, [make_policy("learned"), make_policy("balanced")], 9)
-    assert branches  # learned itself looks ahead on copies
+
+    def copies_of(name: str) -> int:
+        copies.clear()
+        game = play_game(FULL_2P, content, [make_policy(name), make_policy("balanced")], 9)
+        assert game.players[0]["policy"] == name
+        return len(copies)
+
+    assert copies_of("learned-fast") == 0
+    gated = copies_of("learned")
+    monkeypatch.setattr(learned_mod, "CONFIDENT", float("inf"))  # every contested card looked ahead
+    assert 0 < gated < copies_of("learned")
 
 
 def test_a_chooser_for_other_cards_warns_once(capsys: pytest.CaptureFixture[str]) -> None:

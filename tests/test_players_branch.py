@@ -101,3 +101,37 @@ def branch_once(content: Content) -> object:
 def test_the_same_branch_seed_plays_the_same_branch(content: Content) -> None:
     first = branch_once(content)
     assert first is not None and first == branch_once(content)
+
+
+class PhaseProber(Prober):
+    """Seat 0: at each card choice plays the rest of the moon phase on a copy made there, twice on one seed (the
+    second time the other seats play the cards they chose the first time)."""
+
+    def choose(self, decision: Decision, view: PlayerView) -> int:
+        g = self.box[0]
+        if decision.kind == "card":
+            sim = Simulator(g, 0)
+            before, where = public(g), (g.s.season, g.s.turn)
+            cards: dict[int, int] = {}
+            first, result = sim.sample_moon_phase(decision, 0, [make_policy("balanced") for _ in range(g.n)], 7, cards)
+            assert public(g) == before  # the real game is untouched
+            assert set(cards) <= set(range(1, g.n)) and cards  # the other seats chose, and only they were written down
+            again, same = sim.sample_moon_phase(decision, 0, [make_policy("balanced") for _ in range(g.n)], 7, cards)
+            assert (result is None) == (same is None)
+            if result is None:  # stopped at the next card selection, whatever the other seats were asked
+                assert (first.season, first.turn) != where and first.step == "select"
+                assert public(first._game) == public(again._game)
+            self.checked += 1
+        return self.inner.choose(decision, LiveView(g, 0))  # a test seat: its own view is sealed
+
+
+@pytest.mark.parametrize("config", [GameConfig(3), GameConfig(2, shapeshifting=True, omens=True)])
+def test_a_moon_phase_copy_stops_at_the_next_selection_and_shares_the_other_cards(
+    content: Content, config: GameConfig
+) -> None:
+    box: list[Game] = []
+    prober = PhaseProber(box)
+    g = Game(config, content, [prober] + [make_policy("balanced") for _ in range(config.players - 1)], 5)
+    box.append(g)
+    g.play()
+    assert prober.checked > 10 and g.recorder is None  # no checkpoints were needed

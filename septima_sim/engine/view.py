@@ -559,6 +559,34 @@ class Simulator:
         twin.determinize(self.seat, random.Random(seed))
         return twin.play_from(g.s.season, g.s.turn, {self.seat: card}, self.last_season(seasons))
 
+    def sample_moon_phase(
+        self, decision: Decision, index: int, policies: Sequence[Policy], seed: int, cards: dict[int, int]
+    ) -> tuple[LiveView, GameResult | None]:
+        """At this seat's card `decision`: ``branch(decision, index, policies, seed, None, True)`` at the cost of one
+        copy, made now (no checkpoint per moon phase, no replay: a card selection changes nothing before every seat
+        has chosen, so the copy plays the selection again with this seat's card fixed). It stops at the next card
+        selection, after the season's end when this was its last moon phase. Returns the seat's view of the copy
+        there, and the result when the game ended first. `cards` holds the other seats' cards of this selection in
+        the copy: when empty they choose and it is filled in, else they play those (the copies of one `seed` are the
+        same game up to the reveal: the decision's other options need not ask them again)."""
+        g = self._game
+        rng = random.Random(seed)
+        assert decision.kind == Kind.CARD and decision.seat == self.seat, "a card decision of this seat"
+        run = _Branch(self.seat, decision, index, [], rng, True)
+        run.done = run.free = True  # nothing to replay: the copy is re-guessed now
+        run.where = (g.s.season, g.s.turn)
+        run.cards = None if cards else cards
+        twin = g.clone([_BranchSeat(run, p) for p in policies], rng.getrandbits(64))
+        twin.determinize(self.seat, rng)
+        run.game = twin
+        try:
+            result: GameResult | None = twin.play_from(
+                g.s.season, g.s.turn, {**cards, self.seat: decision.options[index]}
+            )
+        except _Stop:
+            result = None
+        return LiveView(twin, self.seat), result
+
     def record(self) -> None:
         """Keep what ``branch`` needs (a checkpoint per moon phase and the answers since): call it in ``attach``."""
         if self._game.recorder is None:
@@ -695,6 +723,7 @@ class _Branch:
         self.start: tuple[int, int] | None = None  # the checkpoint's moon phase (None: before setup)
         self.game: Game | None = None
         self.on_release: Callable[[Game], None] | None = None
+        self.cards: dict[int, int] | None = None  # filled in with the other seats' cards of the first selection
 
     def play(self, last_season: int | None) -> GameResult | None:
         """Replay from the checkpoint and play on: the result, or None when a `one_turn` branch stopped."""
@@ -744,7 +773,10 @@ class _Branch:
         g = self.game
         if self.one_turn and g is not None and g.s.step == "select" and (g.s.season, g.s.turn) != self.where:
             raise _Stop
-        return inner.choose(decision, view)
+        i = inner.choose(decision, view)
+        if self.cards is not None and decision.kind == Kind.CARD:
+            self.cards[decision.seat] = decision.options[i]
+        return i
 
 
 class _BranchSeat:

@@ -2,11 +2,13 @@
 ``state_value`` (issue #33).
 
 At a card choice it plays each of the heuristic's best ``CANDIDATES`` cards once on a re-guessed copy of the game
-(``Simulator.branch``, common random numbers), balanced playing every seat to the end of the moon phase, and scores
-the position reached with the model's expected final Wisdom margin (the exact margin when the game ended there); no
-rollout runs to the season end. A card the heuristic rates ``CLEAR_LEAD`` above the rest is played at once. Every
-other decision is balanced's: card choices decide the turn, and branching at the ~70 other decisions of a game would
-cost greedy's ~40x balanced's CPU. The model defaults to the one shipped for the built-in pack
+made at the choice (``Simulator.sample_moon_phase``, common random numbers), balanced playing every seat to the end of
+the moon phase, and scores the position reached with the model's expected final Wisdom margin (the exact margin when
+the game ended there); no rollout runs to the season end. A card the heuristic rates ``CLEAR_LEAD`` above the rest is
+played at once, and so is the card the distilled chooser (``learned-fast``'s) prefers by ``CONFIDENT`` or more; when
+it looks ahead, the chooser's value is added to the look-ahead's (``PRIOR``). Every other decision is balanced's:
+card choices decide the turn, and branching at the ~70 other decisions of a game would cost greedy's ~40x balanced's
+CPU. The model defaults to the one shipped for the built-in pack
 (``septima_sim/learn/default_model.json``); ``SEPTIMA_LEARNED_MODEL`` names another model file. A model trained on
 another pack than the game's still plays, after a one-line warning on stderr (once per process and pack).
 """
@@ -43,6 +45,11 @@ CANDIDATES = 2
 """Cards looked ahead at a card choice: the heuristic's best this many (the rest are rarely right and cost a copy)."""
 CLEAR_LEAD = 4.0
 """When the heuristic's best card leads its second by this many Wisdom units, it is played without a look-ahead."""
+CONFIDENT = 1.25
+"""``learned`` looks ahead only when the chooser's value of balanced's best card minus its second (the look-ahead's
+expected difference, in Wisdom units of final margin) is smaller than this: the confident ones cost no copy."""
+PRIOR = 1.0
+"""Weight of the chooser's value beside the look-ahead's difference (one re-guess: a noisy sample of the same)."""
 TIE_BREAK = 1e-3
 """Weight of the heuristic's own card values: they break ties between equal model values."""
 
@@ -86,8 +93,9 @@ def final_margin(result: GameResult, seat: int) -> float:
 class LearnedPolicy(BranchingPlayer):
     """Chooses the card whose moon phase ends in the position of the highest learned value; balanced otherwise.
 
-    With a ``budget`` (``vsearch:N``) every card is looked at, each on ``budget // cards`` re-guesses (the same ones
-    for every card), and the card of the best mean value wins."""
+    With a ``chooser``, a contested choice the chooser calls by ``confident`` or more costs no copy (0: never one,
+    ``learned-fast``). With a ``budget`` (``vsearch:N``) every card is looked at, each on ``budget // cards``
+    re-guesses (the same ones for every card), and the card of the best mean value wins."""
 
     def __init__(
         self,
@@ -96,13 +104,17 @@ class LearnedPolicy(BranchingPlayer):
         rollout: Callable[[], Policy],
         budget: int = 0,
         chooser: ValueModel | None = None,
+        confident: float = 0.0,
     ) -> None:
-        name = f"vsearch:{budget}" if budget else "learned-fast" if chooser is not None else "learned"
+        fast = chooser is not None and confident <= 0
+        name = f"vsearch:{budget}" if budget else "learned-fast" if fast else "learned"
         super().__init__(name, evaluator)
         self.model = model
         self.rollout = rollout
         self.budget = budget
         self.chooser = chooser
+        self.confident = confident
+        self.fast = fast
         self._use_chooser = False
         self.trace: Callable[[list[float], float], None] | None = None
         """If set, called at each looked-ahead choice of two cards with their ``pair_features`` and the look-ahead's
@@ -114,12 +126,9 @@ class LearnedPolicy(BranchingPlayer):
         self._checked = False
 
     def attach(self, simulator: Simulator) -> None:
-        """The look-ahead needs the engine's checkpoints; ``learned-fast`` makes no copy, so it asks for none (a
-        checkpoint is a copy of the game at every moon phase)."""
-        if self.chooser is None:
-            super().attach(simulator)
-        else:
-            self._sim = simulator
+        """The look-ahead copies the game at the card choice itself (``Simulator.sample_moon_phase``), so it asks
+        for no checkpoints (``record``: a copy of the game at every moon phase)."""
+        self._sim = simulator
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
         n = len(decision.options)
@@ -131,28 +140,33 @@ class LearnedPolicy(BranchingPlayer):
             self._use_chooser = self.chooser is not None and fits(self.chooser, view.content)
         own = self.own.values(decision, view) or [0.0] * n
         pair: list[float] = []
+        prior = 0.0
         if self.budget:
             ranked, samples = list(range(n)), max(1, self.budget // n)
         else:
             ranked, samples = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES], 1  # stable: ties keep order
             if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
                 return ranked[0]
-            if self.chooser is not None and not self._use_chooser:
-                return ranked[0]  # a chooser for other cards: balanced's card (no checkpoints to look ahead from)
+            if self.fast and not self._use_chooser:
+                return ranked[0]  # a chooser for other cards: balanced's card
             if (self._use_chooser or self.trace is not None) and isinstance(view, LiveView) and len(ranked) == 2:
                 a, b = ranked
                 cards = decision.options
                 pair = pair_features(view, self.own.evaluate(view), cards[a], cards[b], own[a] - own[b])
-                if self.chooser is not None:  # the distilled look-ahead: no copy of the game
-                    return a if self.chooser.predict([pair])[0] >= 0 else b
+                if self.chooser is not None and self._use_chooser:  # the distilled look-ahead: no copy of the game
+                    prior = float(self.chooser.predict([pair])[0])
+                    if abs(prior) >= self.confident:
+                        return a if prior >= 0 else b
         sim = self.simulator()
         seeds = [self._rng.getrandbits(64) for _ in range(samples)]  # the same re-guesses for every card
+        others: list[dict[int, int]] = [{} for _ in seeds]  # the other seats' cards in each re-guess: chosen once
         totals = dict.fromkeys(ranked, 0.0)
         rows: list[list[float]] = []
         where: list[int] = []
         for i in ranked:
-            for seed in seeds:
-                twin, result = sim.branch(decision, i, [self.rollout() for _ in range(sim.n_players)], seed, None, True)
+            for seed, cards_of_others in zip(seeds, others, strict=True):
+                policies = [self.rollout() for _ in range(sim.n_players)]
+                twin, result = sim.sample_moon_phase(decision, i, policies, seed, cards_of_others)
                 if result is not None:  # the game ended in this moon phase: its margin is known
                     totals[i] += final_margin(result, self.seat)
                 else:
@@ -163,20 +177,21 @@ class LearnedPolicy(BranchingPlayer):
                 totals[i] += v
         if pair and self.trace is not None:
             self.trace(pair, totals[ranked[0]] - totals[ranked[1]])
+        totals[ranked[0]] += PRIOR * prior  # 0 without a chooser
         return max(ranked, key=lambda i: totals[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
 
 
 def fits(chooser: ValueModel, content: Content) -> bool:
     """Whether the chooser reads the pair features of this pack's cards; else one warning line (once per process and
-    pack) and ``learned-fast`` plays balanced's card choices."""
+    pack): ``learned-fast`` plays balanced's card choices, ``learned`` looks ahead at every contested one."""
     if chooser.features == pair_names(content):
         return True
     key = ("chooser", content.hash)
     if key not in _WARNED:
         _WARNED.add(key)
         print(
-            "warning: the learned-fast chooser was trained on other cards or features: it plays balanced's cards "
-            "(train one with `septima-sim learn CONFIG --distill N`)",
+            "warning: the learned-fast chooser was trained on other cards or features: learned-fast plays balanced's "
+            "cards, learned looks ahead at each close call (train one: `septima-sim learn CONFIG --distill N`)",
             file=sys.stderr,
         )
     return False

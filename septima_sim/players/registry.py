@@ -77,10 +77,11 @@ POLICIES["greedy"] = lambda: GreedyPolicy(balanced_heuristic(), balanced_heurist
 
 
 def _learned(name: str = "learned") -> Policy:
-    """``learned`` (greedy's look-ahead at card choices scored by the value model, ``players/learned.py``) or
-    ``vsearch:N`` (N look-aheads per card choice spread over every card, the same model at the leaves)."""
+    """``learned`` (greedy's look-ahead at the card choices the distilled chooser is not sure of, scored by the value
+    model, ``players/learned.py``) or ``vsearch:N`` (N look-aheads per card choice spread over every card, the same
+    model at the leaves)."""
     from septima_sim.learn.model import ModelError
-    from septima_sim.players.learned import LearnedPolicy, default_model
+    from septima_sim.players.learned import CONFIDENT, LearnedPolicy, default_chooser, default_model
 
     budget = 0
     if name != "learned":
@@ -90,9 +91,10 @@ def _learned(name: str = "learned") -> Policy:
         budget = int(digits)
     try:
         model = default_model()
+        chooser = None if budget else default_chooser()  # learned: no copy at the choices the chooser is sure of
     except ModelError as exc:
         raise UnknownPolicyError(f"persona {name!r}: {exc}") from None
-    return LearnedPolicy(model, balanced_heuristic(), balanced_heuristic, budget)
+    return LearnedPolicy(model, balanced_heuristic(), balanced_heuristic, budget, chooser, CONFIDENT)
 
 
 POLICIES["learned"] = _learned
