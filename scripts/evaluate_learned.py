@@ -4,7 +4,8 @@ each seed in both seatings, with the CPU per game of each side.
 The learned seat's CPU per game is the CPU of a learned-vs-balanced game minus half the CPU of a balanced-vs-balanced
 game on the same seed (balanced's own seat), so the rollouts it runs inside its look-ahead count as its own. Prints a
 plain-text report; it is not a test. Usage: ``python scripts/evaluate_learned.py [--seeds N] [--seed0 S]
-[--candidates C] [--lead L] [--model FILE] [--evaluator model|heuristic] [--versus A B]``.
+[--players P] [--player NAME] [--candidates C] [--lead L] [--confident X] [--prior W] [--model FILE] [--chooser FILE]
+[--evaluator model|heuristic] [--versus A B]``.
 """
 
 from __future__ import annotations
@@ -72,7 +73,12 @@ def main() -> None:
     parser.add_argument("--seed0", type=int, default=33_000, help="first seed (fresh: not the training seeds)")
     parser.add_argument("--candidates", type=int, default=learned.CANDIDATES, help="cards looked ahead")
     parser.add_argument("--lead", type=float, default=learned.CLEAR_LEAD, help="heuristic lead that skips it")
+    parser.add_argument(
+        "--confident", type=float, default=learned.CONFIDENT, help="chooser value that skips it (inf: never)"
+    )
+    parser.add_argument("--prior", type=float, default=learned.PRIOR, help="weight of the chooser's value beside it")
     parser.add_argument("--model", help="model file (default: the shipped one)")
+    parser.add_argument("--chooser", help="chooser file (default: the shipped one)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument(
         "--evaluator", choices=("model", "heuristic"), default="model", help="heuristic: state_value instead"
@@ -82,11 +88,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.model:
         os.environ[learned.MODEL_ENV] = args.model
+    if args.chooser:
+        os.environ[learned.CHOOSER_ENV] = args.chooser
     if args.evaluator == "heuristic":  # the same look-ahead scored by the heuristic's state_value (greedy's score)
         model = learned.default_model()
         column = NAMES.index("heuristic_value")
         learned.default_model = lambda: _Column(model, column)  # type: ignore[assignment,return-value]
     learned.CANDIDATES, learned.CLEAR_LEAD = args.candidates, args.lead
+    learned.CONFIDENT, learned.PRIOR = args.confident, args.prior
     content = load_content()
     config = GameConfig(args.players, "full", modules=frozenset({"shapeshifting", "omens"}))
     n = args.players
@@ -121,8 +130,8 @@ def main() -> None:
         f"{args.seed0 + args.seeds - 1}"
     )
     print(
-        f"   in both seatings: {games} games; candidates {args.candidates}, clear lead {args.lead}, "
-        f"evaluator {args.evaluator})"
+        f"   in both seatings: {games} games; candidates {args.candidates}, clear lead {args.lead}, confident "
+        f"{args.confident}, prior {args.prior}, evaluator {args.evaluator})"
     )
     target = "target: at least 60%" if n == 2 else f"fair share {1 / n:.0%}: one learned seat among balanced ones"
     print(f"  {args.player} win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] ({target})")

@@ -5,10 +5,10 @@ At a card choice it plays each of the heuristic's best ``CANDIDATES`` cards once
 made at the choice (``Simulator.sample_moon_phase``, common random numbers), balanced playing every seat to the end of
 the moon phase, and scores the position reached with the model's expected final Wisdom margin (the exact margin when
 the game ended there); no rollout runs to the season end. A card the heuristic rates ``CLEAR_LEAD`` above the rest is
-played at once, and so is the card the distilled chooser (``learned-fast``'s) prefers by ``CONFIDENT`` or more; when
-it looks ahead, the chooser's value is added to the look-ahead's (``PRIOR``). Every other decision is balanced's:
-card choices decide the turn, and branching at the ~70 other decisions of a game would cost greedy's ~40x balanced's
-CPU. The model defaults to the one shipped for the built-in pack
+played at once, and so is the card the distilled chooser (``learned-fast``'s) prefers by ``CONFIDENT`` (over the
+other seats) or more; when it looks ahead, the chooser's value is added to the look-ahead's (``PRIOR``). Every other
+decision is balanced's: card choices decide the turn, and branching at the ~70 other decisions of a game would cost
+greedy's ~40x balanced's CPU. The model defaults to the one shipped for the built-in pack
 (``septima_sim/learn/default_model.json``); ``SEPTIMA_LEARNED_MODEL`` names another model file. A model trained on
 another pack than the game's still plays, after a one-line warning on stderr (once per process and pack).
 """
@@ -45,9 +45,10 @@ CANDIDATES = 2
 """Cards looked ahead at a card choice: the heuristic's best this many (the rest are rarely right and cost a copy)."""
 CLEAR_LEAD = 4.0
 """When the heuristic's best card leads its second by this many Wisdom units, it is played without a look-ahead."""
-CONFIDENT = 1.25
+CONFIDENT = 1.0
 """``learned`` looks ahead only when the chooser's value of balanced's best card minus its second (the look-ahead's
-expected difference, in Wisdom units of final margin) is smaller than this: the confident ones cost no copy."""
+expected difference, in Wisdom units of final margin) is smaller than this over the number of other seats (a copy
+plays their turns too: 1.0 at 2 players, 0.33 at 4); the confident ones cost no copy."""
 PRIOR = 1.0
 """Weight of the chooser's value beside the look-ahead's difference (one re-guess: a noisy sample of the same)."""
 TIE_BREAK = 1e-3
@@ -114,6 +115,7 @@ class LearnedPolicy(BranchingPlayer):
         self.budget = budget
         self.chooser = chooser
         self.confident = confident
+        self._bar = confident
         self.fast = fast
         self._use_chooser = False
         self.trace: Callable[[list[float], float], None] | None = None
@@ -136,6 +138,7 @@ class LearnedPolicy(BranchingPlayer):
             return self.own.choose(decision, view)
         if not self._checked:
             self._checked = True
+            self._bar = self.confident / max(1, view.n_players - 1)
             warn_pack(self.model, view.content.hash)
             self._use_chooser = self.chooser is not None and fits(self.chooser, view.content)
         own = self.own.values(decision, view) or [0.0] * n
@@ -155,7 +158,7 @@ class LearnedPolicy(BranchingPlayer):
                 pair = pair_features(view, self.own.evaluate(view), cards[a], cards[b], own[a] - own[b])
                 if self.chooser is not None and self._use_chooser:  # the distilled look-ahead: no copy of the game
                     prior = float(self.chooser.predict([pair])[0])
-                    if abs(prior) >= self.confident:
+                    if abs(prior) >= self._bar:
                         return a if prior >= 0 else b
         sim = self.simulator()
         seeds = [self._rng.getrandbits(64) for _ in range(samples)]  # the same re-guesses for every card
