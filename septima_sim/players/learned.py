@@ -5,8 +5,8 @@ At a card choice it plays each of the heuristic's best ``CANDIDATES`` cards once
 made at the choice (``Simulator.sample_moon_phase``, common random numbers), balanced playing every seat to the end of
 the moon phase, and scores the position reached with the model's expected final Wisdom margin (the exact margin when
 the game ended there); no rollout runs to the season end. A card the heuristic rates ``CLEAR_LEAD`` above the rest is
-played at once, and so is the card the distilled chooser (``learned-fast``'s) prefers by ``CONFIDENT`` (over the
-other seats) or more; when it looks ahead, the chooser's value is added to the look-ahead's (``PRIOR``). Every other
+played at once, and so is the card the distilled chooser (``learned-fast``'s) prefers by ``CONFIDENT`` (times 2 over
+the players) or more; when it looks ahead, the chooser's value is added to the look-ahead's (``PRIOR``). Every other
 decision is balanced's: card choices decide the turn, and branching at the ~70 other decisions of a game would cost
 greedy's ~40x balanced's CPU. The model defaults to the one shipped for the built-in pack
 (``septima_sim/learn/default_model.json``); ``SEPTIMA_LEARNED_MODEL`` names another model file. A model trained on
@@ -47,8 +47,8 @@ CLEAR_LEAD = 4.0
 """When the heuristic's best card leads its second by this many Wisdom units, it is played without a look-ahead."""
 CONFIDENT = 1.0
 """``learned`` looks ahead only when the chooser's value of balanced's best card minus its second (the look-ahead's
-expected difference, in Wisdom units of final margin) is smaller than this over the number of other seats (a copy
-plays their turns too: 1.0 at 2 players, 0.33 at 4); the confident ones cost no copy."""
+expected difference, in Wisdom units of final margin) is smaller than this times 2 / players (a copy plays every
+seat's turn: 1.0 at 2 players, 0.5 at 4); the confident ones cost no copy."""
 PRIOR = 1.0
 """Weight of the chooser's value beside the look-ahead's difference (one re-guess: a noisy sample of the same)."""
 TIE_BREAK = 1e-3
@@ -138,7 +138,7 @@ class LearnedPolicy(BranchingPlayer):
             return self.own.choose(decision, view)
         if not self._checked:
             self._checked = True
-            self._bar = self.confident / max(1, view.n_players - 1)
+            self._bar = self.confident * 2 / view.n_players
             warn_pack(self.model, view.content.hash)
             self._use_chooser = self.chooser is not None and fits(self.chooser, view.content)
         own = self.own.values(decision, view) or [0.0] * n
