@@ -51,6 +51,9 @@ expected difference, in Wisdom units of final margin) is smaller than this times
 seat's turn: 1.0 at 2 players, 0.5 at 4); the confident ones cost no copy."""
 PRIOR = 1.0
 """Weight of the chooser's value beside the look-ahead's difference (one re-guess: a noisy sample of the same)."""
+DISTILL_SAMPLES = 1
+"""Re-guesses per looked-ahead choice in the distillation games (``septima-sim learn --distill``): the chooser's label
+is their mean difference (2 made ``learned-fast`` stronger and ``learned`` weaker at 4 players, docs/players.md)."""
 TIE_BREAK = 1e-3
 """Weight of the heuristic's own card values: they break ties between equal model values."""
 
@@ -147,7 +150,8 @@ class LearnedPolicy(BranchingPlayer):
         if self.budget:
             ranked, samples = list(range(n)), max(1, self.budget // n)
         else:
-            ranked, samples = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES], 1  # stable: ties keep order
+            ranked = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES]  # stable: ties keep order
+            samples = 1 if self.trace is None else DISTILL_SAMPLES
             if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
                 return ranked[0]
             if self.fast and not self._use_chooser:
@@ -179,7 +183,7 @@ class LearnedPolicy(BranchingPlayer):
             for i, v in zip(where, self.model.predict(rows).tolist(), strict=True):
                 totals[i] += v
         if pair and self.trace is not None:
-            self.trace(pair, totals[ranked[0]] - totals[ranked[1]])
+            self.trace(pair, (totals[ranked[0]] - totals[ranked[1]]) / samples)
         totals[ranked[0]] += PRIOR * prior  # 0 without a chooser
         return max(ranked, key=lambda i: totals[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
 
