@@ -197,6 +197,8 @@ def columns() -> Columns:
     return _COLUMNS[0]
 
 
+MATRIX_AXES: Final = ("players", "mode", "lineup")
+"""The experiment matrix's own axes (no module's name or axis may take one)."""
 NAME_PATTERN: Final = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 """A module's name and token: they become a games column, a matrix axis, a CLI value and part of cell ids."""
 
@@ -209,6 +211,9 @@ def register_module(spec: ModuleSpec) -> None:
     for what, value in named:
         if not NAME_PATTERN.match(value):
             raise ValueError(f"module {spec.name!r}: {what} {value!r} is not lowercase letters, digits and _")
+    for axis in spec.axes:
+        if axis.name in (*MATRIX_AXES, spec.name):
+            raise ValueError(f"module {spec.name}: axis {axis.name!r} is taken by the experiment matrix")
     for other in MODULES.values():
         if other.name != spec.name and spec.token == other.token:
             raise ValueError(f"module {spec.name}: token {spec.token!r} is taken by module {other.name}")
