@@ -88,6 +88,13 @@ def test_an_axis_a_module_owns_has_a_safe_name_no_one_else_has(axis: str, messag
     assert "levy" not in MODULES
 
 
+def test_a_game_option_belongs_to_an_enabled_module() -> None:
+    axis = MODULES["omens"].axes[0].name
+    assert GameConfig(2, modules=frozenset({"omens"}), options=((axis, "random"),)).validate()
+    with pytest.raises(ConfigError, match=f"option '{axis}' belongs to no enabled module"):
+        GameConfig(2, options=((axis, "random"),)).validate()
+
+
 def _random(n: int) -> list[RandomPolicy]:
     return [RandomPolicy() for _ in range(n)]
 
