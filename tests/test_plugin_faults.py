@@ -195,9 +195,7 @@ def test_plugin_faults_are_games_that_raised_in_a_run(bots: Path, bot: str, jobs
     plugin_line(replay, bot)  # the replay command of a game that raised gives the plugin's fault in one line
 
 
-def test_only_plugins_play_behind_the_guard_in_processes_of_theirs(
-    bots: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_only_plugins_play_behind_the_guard_in_processes_of_theirs(bots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(bots))
     monkeypatch.delitem(sys.modules, "bots", raising=False)  # another test's bots.py may be imported already
     assert isinstance(make_policy("balanced"), HeuristicPolicy)

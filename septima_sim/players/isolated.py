@@ -45,6 +45,8 @@ IN_PROCESS_ENV = "SEPTIMA_PLUGINS_IN_PROCESS"
 """``1``: plugins play in this process (unsafe: they can reach the live game through gc or the call stack)."""
 MAX_REPLY = 1 << 20
 """The longest reply read from a child (a fault's traceback included): a longer one is a crash."""
+START_SECONDS = 30.0
+"""Added to the limit for a plugin's creation: the child's interpreter starts and imports the package first."""
 CLOSE_SECONDS = 2.0
 """How long a child closed at exit may take to leave before it is killed."""
 
@@ -172,7 +174,8 @@ class IsolatedPolicy:
         """Create the plugin in this thread's child; the plugin's name."""
         child = self._slot[0] = _child_for(self._key)
         dropped = [child.dropped.pop() for _ in range(len(child.dropped))]
-        reply = self._ask(child, _request("new", self._handle, self.entry, dropped), "its creation")
+        limit = self.timeout + START_SECONDS if self.timeout > 0 else 0.0
+        reply = self._ask(child, _request("new", self._handle, self.entry, dropped), "its creation", limit)
         text = reply[1:].decode(errors="replace")
         if reply[:1] == child_protocol.REFUSED:
             raise UnknownPolicyError(text)
@@ -190,17 +193,19 @@ class IsolatedPolicy:
             assert child is not None
         return child
 
-    def _ask(self, child: _Child, message: bytes, call: str) -> bytes:
-        """One request and its reply; a late or dead child is killed, a fault raised as the plugin's PluginError."""
+    def _ask(self, child: _Child, message: bytes, call: str, limit: float | None = None) -> bytes:
+        """One request and its reply within ``limit`` seconds (default: the decision limit); a late or dead child is
+        killed, a fault raised as the plugin's PluginError."""
+        limit = self.timeout if limit is None else limit
         try:
             with child.lock:
-                reply = child.ask(message, self.timeout)
+                reply = child.ask(message, limit)
         except BaseException:  # interrupted while the child works: its reply would come out of turn
             self._drop(child)
             raise
         if reply is None:
             self._drop(child)
-            raise late(self.entry, self.timeout, call)
+            raise late(self.entry, limit, call)
         if not reply:
             raise plugin_fault(self.entry, f"crashed in {call}: its process {_ended(self._drop(child))}")
         if reply[:1] == child_protocol.FAULT:
