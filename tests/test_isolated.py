@@ -89,7 +89,9 @@ def bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def septima(folder: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(folder), **env}
-    return subprocess.run([str(SCRIPT), *args], cwd=folder, capture_output=True, text=True, env=environment, timeout=300)
+    return subprocess.run(
+        [str(SCRIPT), *args], cwd=folder, capture_output=True, text=True, env=environment, timeout=300
+    )
 
 
 def one_line(done: subprocess.CompletedProcess[str], bot: str) -> str:
@@ -218,4 +220,3 @@ def test_run_with_two_jobs_gives_the_same_rows_isolated_and_in_process(bots: Pat
         rows.append(players.drop("run_id").sort("game_index", "seat"))
     assert rows[0].height == 12 and set(rows[0]["policy"]) == {"drawer", "balanced"}
     assert rows[0].equals(rows[1])
-
