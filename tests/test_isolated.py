@@ -182,11 +182,11 @@ def test_the_child_exits_when_its_parent_is_killed(bots: Path, bot: str) -> None
     by its watchdog thread. No orphan."""
     env = {**os.environ, "PYTHONPATH": str(bots), "SEPTIMA_DECISION_TIMEOUT": "0"}
     command = [sys.executable, "-c", PARENT, f"py:isobots:{bot}"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=bots, start_new_session=True)
     with reaped(proc):
         assert proc.stdout is not None
         child = int(proc.stdout.readline())
-        assert alive(child)
+        assert plugin_processes(bots) == [child]
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         deadline = time.monotonic() + CHILD_EXIT_SECONDS
@@ -211,7 +211,7 @@ mine = ["py:isobots:Drawer", "balanced"]
 def test_run_with_two_jobs_gives_the_same_rows_isolated_and_in_process(bots: Path) -> None:
     """``run --jobs 2`` (loky workers, each with its own plugin child) writes the rows of the in-process run."""
     (bots / "c.toml").write_text(RUN)
-    rows = []
+    rows: list[pl.DataFrame] = []
     for env in ({}, {IN_PROCESS_ENV: "1"}):
         out = f"run{len(rows)}"
         done = septima(bots, "run", "c.toml", "--jobs", "2", "--out", out, "--quiet", **env)
@@ -220,3 +220,35 @@ def test_run_with_two_jobs_gives_the_same_rows_isolated_and_in_process(bots: Pat
         rows.append(players.drop("run_id").sort("game_index", "seat"))
     assert rows[0].height == 12 and set(rows[0]["policy"]) == {"drawer", "balanced"}
     assert rows[0].equals(rows[1])
+
+
+@pytest.mark.slow
+def test_a_hanging_plugin_fails_its_games_on_dask_worker_threads(bots: Path) -> None:
+    """``--backend dask`` plays on worker threads, where no alarm signal arrives: the parent's poll stops the plugin
+    there too (every game an error row naming it, exit 3), and no plugin process is left behind."""
+    pytest.importorskip("dask.distributed")
+    (bots / "c.toml").write_text(RUN.replace("py:isobots:Drawer", "py:isobots:Sleeper").replace("= 6", "= 4"))
+    args = ("run", "c.toml", "--backend", "dask", "--jobs", "2", "--out", "d", "--quiet")
+    done = septima(bots, *args, SEPTIMA_DECISION_TIMEOUT="1")
+    assert done.returncode == 3, done.stderr
+    errors = pl.read_parquet(bots / "d" / "errors" / "*.parquet")
+    assert errors.height == 4
+    assert errors["error"].str.contains("'py:isobots:Sleeper' took longer than 1 s in choose").all()
+    deadline = time.monotonic() + CHILD_EXIT_SECONDS
+    while plugin_processes(bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not plugin_processes(bots)
+
+
+def plugin_processes(folder: Path) -> list[int]:
+    """The live plugin processes started in ``folder`` (their working directory)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if b"septima_sim.players.isolated_child" in cmdline.read_bytes():
+                pid = int(cmdline.parent.name)
+                if alive(pid) and Path(os.readlink(cmdline.parent / "cwd")) == folder:
+                    found.append(pid)
+        except (OSError, ValueError):
+            continue
+    return found
