@@ -101,15 +101,20 @@ def one_line(done: subprocess.CompletedProcess[str], bot: str) -> str:
     return done.stderr
 
 
+CONFIGS = [GameConfig(3), GameConfig(2, shapeshifting=True, omens=True), GameConfig(1)]
+"""Three seats (two of the same plugin: two instances in one child), the modules' public views, solo's Widow."""
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["3p", "modules", "solo"])
 def test_an_isolated_plugin_plays_the_same_games_as_in_process(
-    bots: Path, content: Content, monkeypatch: pytest.MonkeyPatch
+    bots: Path, content: Content, monkeypatch: pytest.MonkeyPatch, config: GameConfig
 ) -> None:
-    """The plugin draws from an exact copy of its seat's stream: same games, seat by seat, with or without isolation
-    (two seats of the same plugin: two instances in one child)."""
+    """The plugin draws from an exact copy of its seat's stream, and sees a copy of the view: same games, seat by
+    seat, with or without isolation."""
+    seats = ["py:isobots:Drawer", "balanced", "py:isobots:Drawer"][: config.players]
 
     def games() -> list[object]:
-        seats = ["py:isobots:Drawer", "balanced", "py:isobots:Drawer"]
-        return [play_game(GameConfig(3), content, [make_policy(s) for s in seats], seed).players for seed in (1, 2)]
+        return [play_game(config, content, [make_policy(s) for s in seats], seed).players for seed in (1, 2)]
 
     isolated = games()
     assert isinstance(make_policy("py:isobots:Drawer"), IsolatedPolicy)

@@ -108,7 +108,9 @@ class _Child:
             self.kill()
 
     def __del__(self) -> None:  # no policy holds it and its thread is gone: the child sees the pipe close and exits
-        self.conn.close()
+        conn = getattr(self, "conn", None)  # unset if the process could not be started
+        if conn is not None:
+            conn.close()
 
 
 _LIVE: weakref.WeakSet[_Child] = weakref.WeakSet()
@@ -173,7 +175,7 @@ class IsolatedPolicy:
     def _create(self) -> str:
         """Create the plugin in this thread's child; the plugin's name."""
         child = self._slot[0] = _child_for(self._key)
-        dropped = [child.dropped.pop() for _ in range(len(child.dropped))]
+        dropped, child.dropped = child.dropped, []
         limit = self.timeout + START_SECONDS if self.timeout > 0 else 0.0
         reply = self._ask(child, _request("new", self._handle, self.entry, dropped), "its creation", limit)
         text = reply[1:].decode(errors="replace")
@@ -226,7 +228,8 @@ class IsolatedPolicy:
 
     def reset(self, seat: int, rng: random.Random) -> None:
         for stream in (sys.stdout, sys.stderr):  # what this process printed comes before what the plugin prints
-            stream.flush()
+            if stream is not None:
+                stream.flush()
         child = self._child()
         reply = self._ask(child, _request("reset", self._handle, seat, rng), "reset")
         if reply != child_protocol.READY:
