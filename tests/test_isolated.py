@@ -5,6 +5,7 @@ it, and the child never outlives its parent, even killed with SIGKILL."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -124,7 +125,7 @@ def test_an_isolated_plugin_plays_the_same_games_as_in_process(
 
 def test_a_hanging_plugin_is_stopped_on_any_thread_and_its_process_killed(bots: Path, content: Content) -> None:
     """The limit is the parent's ``poll``, not a signal: it holds on a worker thread (Dask's), and the child is
-    killed; the next game of the same plugin starts a fresh one."""
+    killed; the policy's next game starts a fresh one."""
     policy = IsolatedPolicy("py:isobots:Sleeper", timeout=0.5)
     child = policy._slot[0]
     assert child is not None
@@ -141,8 +142,9 @@ def test_a_hanging_plugin_is_stopped_on_any_thread_and_its_process_killed(bots: 
     worker.join(30)
     assert failure and "took longer than 0.5 s in choose (draft_return decision)" in str(failure[0])
     assert child.proc.poll() == -signal.SIGKILL
-    again = IsolatedPolicy("py:isobots:Drawer", timeout=5)
-    assert again._slot[0] is not None and again._slot[0].proc.pid != child.proc.pid
+    policy.reset(0, random.Random(1))  # the same policy plays its next game in a fresh child
+    fresh = policy._slot[0]
+    assert fresh is not None and fresh.proc.pid != child.proc.pid and fresh.proc.poll() is None
 
 
 def test_a_plugin_prints_and_fails_as_in_process_through_the_console_script(bots: Path) -> None:

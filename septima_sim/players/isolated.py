@@ -138,9 +138,12 @@ def _forget(handle: int, slot: list[_Child | None]) -> None:
 
 @atexit.register
 def _close_all() -> None:
-    for child in list(_LIVE):
-        if child.owner == os.getpid():
-            child.close()
+    """Every child sees its pipe close at once, then each gets ``CLOSE_SECONDS`` to leave."""
+    children = [child for child in list(_LIVE) if child.owner == os.getpid()]
+    for child in children:
+        child.conn.close()
+    for child in children:
+        child.close()
 
 
 def _ended(code: int) -> str:
