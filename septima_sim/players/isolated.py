@@ -18,6 +18,8 @@ an option index. The child never holds the live game: ``gc.get_referrers`` and f
 from __future__ import annotations
 
 import atexit
+import copyreg
+import io
 import itertools
 import os
 import pickle
@@ -27,9 +29,11 @@ import subprocess
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from septima_sim.content.model import Content
 from septima_sim.engine.view import SealedView
 from septima_sim.players import isolated_child as child_protocol
 from septima_sim.players.registry import PERSONA_NAME, UnknownPolicyError
@@ -57,11 +61,11 @@ def in_process() -> bool:
 
 
 class _Child:
-    """One plugin process and this process's end of its socket pair. ``statics`` are the content pack and board it
-    holds (sent once, not with every view); ``dropped`` the handles of collected policies, forgotten in the child at
+    """One plugin process and this process's end of its socket pair. ``content`` is the content pack it holds (sent
+    once, not with every view); ``dropped`` the handles of collected policies, forgotten in the child at
     the next ``new``; ``lock`` keeps one request and its reply together (a policy may play on several threads)."""
 
-    __slots__ = ("__weakref__", "conn", "dropped", "lock", "owner", "proc", "statics")
+    __slots__ = ("__weakref__", "conn", "content", "dropped", "lock", "owner", "proc")
 
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
@@ -71,7 +75,7 @@ class _Child:
             self.proc = subprocess.Popen(command, pass_fds=(fd,))
         self.conn = Connection(ours.detach())
         self.owner = os.getpid()
-        self.statics: tuple[object, object] = (None, None)
+        self.content: object = None
         self.dropped: list[int] = []
         self.lock = threading.Lock()
         self.conn.send_bytes(pickle.dumps(list(sys.path), protocol=pickle.HIGHEST_PROTOCOL))
@@ -91,13 +95,16 @@ class _Child:
     def usable(self) -> bool:
         return self.owner == os.getpid() and not self.conn.closed and self.proc.poll() is None
 
-    def kill(self) -> int:
-        """Kill the child now; its exit code (negative: the signal that ended it)."""
+    def kill(self, grace: float = 0.0) -> int:
+        """Kill the child (after ``grace`` seconds to exit by itself); its exit code (negative: the signal that
+        ended it)."""
         self.conn.close()
-        if self.proc.poll() is None:
-            self.proc.kill()
         _LIVE.discard(self)
-        return self.proc.wait()
+        try:
+            return self.proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
 
     def close(self) -> None:
         """Let the child leave (it sees the pipe close), killed if it does not."""
@@ -153,6 +160,14 @@ def _ended(code: int) -> str:
         except ValueError:
             return f"was killed by signal {-code}"
     return f"exited with code {code}"
+
+
+def _known_content(content: object) -> tuple[Callable[[], object], tuple[()]]:
+    return (child_protocol.known_content, ())
+
+
+_KNOWN_CONTENT: dict[type, Callable[[Any], Any]] = {**copyreg.dispatch_table, Content: _known_content}
+"""How a request pickles a content pack the child already holds: as a reference to the child's copy."""
 
 
 def _request(*message: object) -> bytes:
@@ -211,8 +226,9 @@ class IsolatedPolicy:
         if reply is None:
             self._drop(child)
             raise late(self.entry, limit, call)
-        if not reply:
-            raise plugin_fault(self.entry, f"crashed in {call}: its process {_ended(self._drop(child))}")
+        if not reply:  # the pipe closed: the child is exiting (or was killed)
+            code = self._drop(child, CLOSE_SECONDS)
+            raise plugin_fault(self.entry, f"crashed in {call}: its process {_ended(code)}")
         if reply[:1] == child_protocol.FAULT:
             line, _, detail = reply[1:].decode(errors="replace").partition("\0")
             fault = PluginError(line)
@@ -221,9 +237,9 @@ class IsolatedPolicy:
             raise fault
         return reply
 
-    def _drop(self, child: _Child) -> int:
+    def _drop(self, child: _Child, grace: float = 0.0) -> int:
         self._slot[0] = None
-        return child.kill()
+        return child.kill(grace)
 
     def _unreadable(self, child: _Child, reply: bytes, call: str) -> PluginError:
         self._drop(child)
@@ -242,15 +258,13 @@ class IsolatedPolicy:
         if type(view) is not SealedView:
             raise TypeError(f"plugin persona {self.entry!r} plays with a SealedView, got {type(view).__name__}")
         child = self._child()
-        statics = (view.content, view.board)
-        sent = None
-        if statics[0] is not child.statics[0] or statics[1] is not child.statics[1]:
-            sent = child.statics = statics
-        view.content = view.board = None  # type: ignore[assignment]  # the static pack goes once, not in every view
-        try:
-            message = _request("choose", self._handle, decision, view, sent)
-        finally:
-            view.content, view.board = statics
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        if view.content is child.content:  # the child has this pack: it stands in for it (about 20 kB)
+            pickler.dispatch_table = _KNOWN_CONTENT
+        pickler.dump(("choose", self._handle, decision, view))
+        message = buffer.getvalue()
+        child.content = view.content
         call = f"choose ({decision.kind} decision)"
         reply = self._ask(child, message, call)
         text = reply[1:]

@@ -59,7 +59,16 @@ def _fault(exc: BaseException) -> bytes:
     return FAULT + f"{exc}\0{detail}".encode(errors="replace")
 
 
-def _handle(request: tuple[object, ...], plugins: dict[object, PluginPolicy], statics: list[object]) -> bytes:
+_CONTENT: list[object] = [None]
+"""The content pack of the last view received (the parent sends a pack once: ``known_content`` stands for it)."""
+
+
+def known_content() -> object:
+    """Unpickling a view whose content pack this process already holds (``isolated.IsolatedPolicy``)."""
+    return _CONTENT[0]
+
+
+def _handle(request: tuple[object, ...], plugins: dict[object, PluginPolicy]) -> bytes:
     """One ``reset`` or ``choose`` request of the plugin instance ``request[1]``: the reply to send."""
     from septima_sim.plugin_guard import PluginError
 
@@ -70,10 +79,8 @@ def _handle(request: tuple[object, ...], plugins: dict[object, PluginPolicy], st
         if request[0] == "reset":
             plugin.reset(request[2], request[3])  # type: ignore[arg-type]
             return READY
-        decision, view, sent = request[2], request[3], request[4]
-        if sent is not None:
-            statics[:] = sent  # type: ignore[call-overload]
-        view.content, view.board = statics  # type: ignore[attr-defined]
+        decision, view = request[2], request[3]
+        _CONTENT[0] = view.content  # type: ignore[attr-defined]
         return ANSWER + str(plugin.choose(decision, view)).encode()  # type: ignore[arg-type]
     except PluginError as exc:
         return _fault(exc)
@@ -82,12 +89,11 @@ def _handle(request: tuple[object, ...], plugins: dict[object, PluginPolicy], st
 def serve(conn: Connection) -> None:
     """Answer requests until the parent closes the pipe. Each policy of the parent has an instance of the plugin
     here, by handle: ``("new", handle, entry, dropped)`` creates one (and forgets the handles of collected
-    policies), ``("reset", handle, seat, rng)`` and ``("choose", handle, decision, view, statics)`` call it."""
+    policies), ``("reset", handle, seat, rng)`` and ``("choose", handle, decision, view)`` call it."""
     from septima_sim.players.registry import UnknownPolicyError, plugin_instance
     from septima_sim.plugin_guard import PluginPolicy
 
     plugins: dict[object, PluginPolicy] = {}
-    statics: list[object] = [None, None]  # the content pack and board, sent once
     while True:
         try:
             request = pickle.loads(conn.recv_bytes())
@@ -102,7 +108,7 @@ def serve(conn: Connection) -> None:
             except UnknownPolicyError as exc:
                 reply = REFUSED + str(exc).encode(errors="replace")
         else:
-            reply = _handle(request, plugins, statics)
+            reply = _handle(request, plugins)
         _flush()
         conn.send_bytes(reply)
 
@@ -119,5 +125,7 @@ def main() -> None:
     serve(conn)
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # run under its own name: requests refer to ``known_content`` of that module
+    from septima_sim.players.isolated_child import main as main_of_the_module
+
+    main_of_the_module()
