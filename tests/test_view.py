@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import pickle
 import random
 import sys
 import textwrap
@@ -19,12 +20,12 @@ import pytest
 import septima_sim.engine.game
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, play_game
-from septima_sim.engine.decisions import Decision
+from septima_sim.engine.decisions import Decision, Policy
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules import Module
 from septima_sim.engine.spells import MarketRow
 from septima_sim.engine.state import Patient, Player, SpellCard
-from septima_sim.engine.view import LiveView, PlayerView, SealedView, trusted
+from septima_sim.engine.view import SEALED_FIELDS, LiveView, PlayerView, SealedView, trusted
 from septima_sim.players import HeuristicPolicy, RandomPolicy, Weights, make_policy
 from septima_sim.players.isolated import IN_PROCESS_ENV
 from septima_sim.plugin_guard import PluginError
@@ -342,3 +343,34 @@ def test_the_environments_forked_seat_is_trusted_only_as_far_as_the_policy_it_ha
 
     assert trusted(ForkedSeat(then=make_policy("balanced"))) and not trusted(ExternalSeat())
     assert not trusted(ForkedSeat(then=Plugin()))
+
+
+STATIC_FIELDS = ("seat", "content", "board", "n_players", "full")
+
+
+@pytest.mark.parametrize("config", [GameConfig(3, shapeshifting=True, omens=True), GameConfig(1)], ids=["mods", "solo"])
+def test_the_sealed_view_and_the_decision_pickle_as_plain_data(content: Content, config: GameConfig) -> None:
+    """A plugin's process gets pickled copies (compiled classes too): every member of the view comes back equal, its
+    board derived from the pack, and so does the decision."""
+    kept: list[tuple[Decision, SealedView]] = []
+
+    class Keeper(Honest):
+        def choose(self, decision: Decision, view: PlayerView) -> int:
+            assert isinstance(view, SealedView)
+            copy = pickle.loads(pickle.dumps((decision, view)))
+            kept.append(copy)
+            for name in (*STATIC_FIELDS, *SEALED_FIELDS):
+                assert getattr(copy[1], name) == getattr(view, name), name
+            assert (copy[0].kind, copy[0].seat, copy[0].options, copy[0].context) == (
+                decision.kind,
+                decision.seat,
+                decision.options,
+                decision.context,
+            )
+            return super().choose(decision, view)
+
+    seats: list[Policy] = [Keeper(), *(RandomPolicy() for _ in range(config.players - 1))]
+    Game(config, content, seats, 3).play()
+    assert len(kept) > 20 and all(view.module("solo" if config.players == 1 else "omens") for _, view in kept)
+    if not COMPILED:  # the pure class lists its members: a new one must be carried by the pickle too
+        assert set(SealedView.__slots__) == {*STATIC_FIELDS, *SEALED_FIELDS}
