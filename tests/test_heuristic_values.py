@@ -105,3 +105,12 @@ def test_lowering_suspicion_is_worth_what_suspicion_costs_the_seat(content: Cont
     me.suspicion = 2  # 2 -> 1: one angry citizen less at the trials (the hunter still catches either way)
     me.crowd = 3
     assert policy._effect_value(lower, me, view) > policy._sus_value(2, 1)
+
+
+def test_a_remedy_reward_does_not_value_its_own_heal_forever(content: Content) -> None:
+    """A potion effect is worth the best of its potions now, a Remedy by the heal it allows, and a heal by its track
+    reward: a pack whose track reward is a Remedy must not recurse through the heal it values."""
+    remedy = Effect("potion", 1, "remedy")
+    diseases = tuple(dataclasses.replace(d, rewards=(remedy,) * len(d.rewards)) for d in content.diseases)
+    policy, view = _seat(dataclasses.replace(content, diseases=diseases))
+    assert all(policy._heal_value(view, view.me, d) > 0.0 for d in range(len(diseases)))

@@ -288,7 +288,7 @@ class Valuation:
             return memo
         d = self._c.diseases[disease]
         step = me.tracks[disease]
-        value = self.w.heal
+        value = self._hv[disease] = self.w.heal  # provisional: a reward that values a heal again (a Remedy) stops
         if step < len(d.rewards):
             value += (d.end_values[step + 1] - d.end_values[step]) + self._effect_value(d.rewards[step], me, view)
         if step == 0:
