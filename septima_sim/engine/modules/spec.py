@@ -212,7 +212,7 @@ def register_module(spec: ModuleSpec) -> None:
         if not NAME_PATTERN.match(value):
             raise ValueError(f"module {spec.name!r}: {what} {value!r} is not lowercase letters, digits and _")
     for axis in spec.axes:
-        if axis.name in (*MATRIX_AXES, spec.name):
+        if axis.name in MATRIX_AXES or axis.name == spec.name:
             raise ValueError(f"module {spec.name}: axis {axis.name!r} is taken by the experiment matrix")
     for other in MODULES.values():
         if other.name != spec.name and spec.token == other.token:
