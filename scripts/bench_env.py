@@ -36,7 +36,7 @@ from septima_sim.content import load_content
 from septima_sim.engine import GameConfig, play_game
 from septima_sim.engine.draws import below
 from septima_sim.engine.game import random_streams
-from septima_sim.engine.view import SealedView
+from septima_sim.engine.view import sealed_view
 from septima_sim.env import SeptimaEnv, SeptimaGym
 from septima_sim.players import RandomPolicy
 
@@ -105,7 +105,7 @@ def parts(config: GameConfig) -> dict[str, float]:
         env.step(env.action(decision.options[rng.randrange(len(decision.options))]))
     game, decision = env._game, env.decision
     assert game is not None and decision is not None
-    view = SealedView(game, decision.seat)
+    view = sealed_view(game, decision.seat)
     out = {
         "seal a view": timed(lambda: view.seal(game, decision.seat)),
         "encode an observation": timed(lambda: env.encoder.encode(view, decision)),

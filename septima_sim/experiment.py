@@ -1,6 +1,7 @@
 """Experiment configs: a TOML matrix of game settings, validated with pydantic and expanded into cells.
 
-A cell is one point of the matrix (player count, mode, modules, Omen deck, lineup and one value per override axis).
+A cell is one point of the matrix (player count, mode, modules, the axes the modules own such as the Omen deck,
+lineup and one value per override axis).
 Its id is built from its parameters, so the same config always yields the same cell ids.
 """
 
@@ -28,19 +29,17 @@ from pydantic import (
 
 from septima_sim.content import Content, ContentError, load_content
 from septima_sim.engine import ConfigError, GameConfig
-from septima_sim.engine.modules import MODULES, toggled
-from septima_sim.engine.modules.omens import omen_sweep_sequences
+from septima_sim.engine.modules import MODULES, Axis, toggled
 from septima_sim.players import UnknownPolicyError, builtin_lineups, make_policy
 from septima_sim.players.lineup import Lineup, LineupError
 from septima_sim.tomlfile import read_toml
 
-OMEN_DECKS: tuple[str, ...] = ("random", "sweep")
-"""Omen deck values besides a fixed list of card ids: a random deck (O1), or the sweep that puts each card in each
-season position once (one cell per fixed deck, ``omens.omen_sweep_sequences``)."""
-
 MODULE_AXES: tuple[str, ...] = tuple(spec.name for spec in toggled())
 """The modules a matrix switches on and off (``engine.modules.MODULES``, the ones that are not automatic)."""
-AXES: tuple[str, ...] = ("players", "mode", *MODULE_AXES, "omen_deck", "lineup")
+OWNED: tuple[tuple[str, Axis], ...] = tuple((spec.name, axis) for spec in toggled() for axis in spec.axes)
+"""The further axes the toggled modules own (``ModuleSpec.axes``; Omens: ``omen_deck``), each with its module."""
+OWNED_AXES: tuple[str, ...] = tuple(axis.name for _, axis in OWNED)
+AXES: tuple[str, ...] = ("players", "mode", *MODULE_AXES, *OWNED_AXES, "lineup")
 """The matrix axes, in cell-id order; override paths are further axes."""
 
 Scalar = int | float | bool | str
@@ -91,22 +90,31 @@ class _MatrixCore(BaseModel):
 
 
 _MODULE_AXIS: Any = (Annotated[list[bool], Field(min_length=1)], [False])
+
+
+def _owned_field(axis: Axis) -> Any:
+    """The matrix field of an axis a module owns: a non-empty list of its ``schema`` values, ``default`` if left
+    out."""
+    values: Any = list.__class_getitem__(axis.schema)  # a type built at run time (mypy reads no variable as a type)
+    return (Annotated[values, Field(min_length=1)], list(axis.default))
+
+
 _MATRIX_FIELDS: dict[str, Any] = {
     "players": (Annotated[list[Annotated[int, Field(ge=1, le=4)]], Field(min_length=1)], [4]),
     "mode": (Annotated[list[Literal["full", "basic"]], Field(min_length=1)], ["full"]),
     **dict.fromkeys(MODULE_AXES, _MODULE_AXIS),
-    "omen_deck": (Annotated[list[str | list[str]], Field(min_length=1)], ["random"]),
+    **{axis.name: _owned_field(axis) for _, axis in OWNED},
     "lineup": (Annotated[list[LineupName], Field(min_length=1)], ["all-random"]),
 }
 _MATRIX_DOC = """The axes of an experiment; each takes a list of values (a single value is a one-item list): one boolean
-axis per module a user switches (``MODULE_AXES``, read with ``getattr``) between ``mode`` and ``omen_deck``."""
+axis per module a user switches (``MODULE_AXES``), then the axes those modules own (``OWNED_AXES``), both read
+with ``getattr``, between ``mode`` and ``lineup``."""
 
 if TYPE_CHECKING:
 
     class Matrix(_MatrixCore):
         players: list[int] = [4]
         mode: list[str] = ["full"]
-        omen_deck: list[str | list[str]] = ["random"]
         lineup: list[str] = ["all-random"]
 
 else:
@@ -159,21 +167,30 @@ class Cell:
     mode: str
     modules: frozenset[str]
     """The modules of ``MODULE_AXES`` that are on in this cell."""
-    omen_deck: str
+    owned: tuple[tuple[str, str], ...]
+    """The value of each axis of ``OWNED_AXES`` in this cell (its ``Axis.off`` value where its module is off)."""
     lineup: str
     seats: Lineup
     overrides: tuple[tuple[str, Any], ...]
 
-    def __getattr__(self, name: str) -> bool:
-        """A module axis by name (``cell.shapeshifting``): whether that module is on in this cell."""
+    def __getattr__(self, name: str) -> Any:
+        """A module axis by name (``cell.shapeshifting``: whether that module is on in this cell) or an axis a
+        module owns (``cell.omen_deck``: its value in this cell)."""
         if name in MODULE_AXES:
             return name in self.modules
+        if name in OWNED_AXES:
+            return dict(self.owned)[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def game_config(self) -> GameConfig:
-        fixed = self.omen_deck not in ("random", "none")
-        deck = tuple(self.omen_deck.split("+")) if fixed else ()
-        return GameConfig(self.players, self.mode, omen_deck=deck, modules=self.modules)
+        """The rules of the cell's games: its modules, set up by the values of the axes they own."""
+        settings: dict[str, Any] = {}
+        options = []
+        for (module, axis), (name, value) in zip(OWNED, self.owned, strict=True):
+            if module in self.modules:
+                options.append((name, value))
+                settings.update(axis.configure(value) if axis.configure else {})
+        return GameConfig(self.players, self.mode, modules=self.modules, options=tuple(options), **settings)
 
     def seat_personas(self, game_index: int) -> list[str]:
         """The persona of each seat in game ``game_index``: the lineup rotated by the game index."""
@@ -182,7 +199,8 @@ class Cell:
     def axis_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {"players": self.players, "mode": self.mode}
         values.update((name, name in self.modules) for name in MODULE_AXES)
-        values.update(omen_deck=self.omen_deck, lineup=self.lineup)
+        values.update(self.owned)
+        values.update(lineup=self.lineup)
         values.update(self.overrides)
         return values
 
@@ -219,10 +237,13 @@ class Experiment:
         return data
 
 
-def _cell_id(players: int, mode: str, modules: frozenset[str], deck: str, lineup: str, ov: tuple[object, ...]) -> str:
-    """``p4-full-ss1-om1-random-heuristic-mix``: each toggled module as its token and 0/1, in registry order."""
+def _cell_id(
+    players: int, mode: str, modules: frozenset[str], owned: tuple[str, ...], lineup: str, ov: tuple[object, ...]
+) -> str:
+    """``p4-full-ss1-om1-random-heuristic-mix``: each toggled module as its token and 0/1, in registry order, then
+    the value of each axis the modules own (the Omen deck)."""
     flags = "".join(f"-{spec.token}{int(spec.name in modules)}" for spec in toggled())
-    base = f"p{players}-{mode}{flags}-{deck}-{lineup}"
+    base = "-".join((f"p{players}-{mode}{flags}", *owned, lineup))
     if not ov:
         return base
     digest = hashlib.sha256(json.dumps(ov, sort_keys=True, default=str).encode()).hexdigest()[:8]
@@ -274,14 +295,14 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
                 make_policy(persona)
             except UnknownPolicyError as exc:
                 raise ExperimentError(f"{source}: lineup {name!r}: {exc}") from None
-    decks = _omen_decks(cfg.matrix.omen_deck, pack, source)
     m = cfg.matrix
+    owned = [_expand(axis, getattr(m, axis.name), pack, source) for _, axis in OWNED]
     switches = [getattr(m, name) for name in MODULE_AXES]
-    axes = (m.players, m.mode, *switches, decks, m.lineup, *cfg.overrides.values())
+    axes = (m.players, m.mode, *switches, *owned, m.lineup, *cfg.overrides.values())
     size = math.prod(len(axis) for axis in axes)
     if size > MAX_CELLS:
         raise ExperimentError(f"{source}: the matrix has {size:,} cells before exclusions (at most {MAX_CELLS:,})")
-    cells = _cells(cfg, lineups, decks, source)
+    cells = _cells(cfg, lineups, owned, source)
     if not cells:
         raise ExperimentError(f"{source}: the exclude rules leave no cell to play")
     hashed = cfg.model_dump()
@@ -291,52 +312,33 @@ def build(data: dict[str, Any], source: str = "config", base_dir: Path | None = 
     return Experiment(cfg, tuple(cells), content_dir, digest)
 
 
-def _omen_decks(values: list[str | list[str]], pack: Content, source: str) -> list[str]:
-    """Deck names of the matrix: "random", or fixed decks written as card ids joined by "+" ("sweep" expands)."""
-    known = [o.id for o in pack.omens if not o.sabbath]
-    decks: list[str] = []
-    for value in values:
-        if value == "sweep":
-            decks.extend("+".join(seq) for seq in omen_sweep_sequences(pack))
-        elif isinstance(value, list):
-            unknown = [x for x in value if x not in known]
-            if unknown or len(value) != pack.omen_deck_size or len(set(value)) != len(value):
-                raise ExperimentError(
-                    f"{source}: matrix.omen_deck: a fixed deck lists {pack.omen_deck_size} different Omens"
-                    + (f"; unknown {', '.join(map(repr, unknown))} (known: {', '.join(known)})" if unknown else "")
-                )
-            decks.append("+".join(value))
-        elif value in OMEN_DECKS:
-            decks.append(value)
-        else:
-            hint = (
-                f" (write a fixed deck as a list inside the list: omen_deck = [[{value!r}, ...]])"
-                if value in known
-                else " (random, sweep, or a list of Omen ids)"
-            )
-            raise ExperimentError(f"{source}: matrix.omen_deck: unknown Omen deck {value!r}{hint}")
-    return decks
+def _expand(axis: Axis, values: list[Any], pack: Content, source: str) -> list[str]:
+    """The cell values of an axis a module owns, checked against the content pack (``Axis.expand``)."""
+    try:
+        return axis.expand(values, pack)
+    except ValueError as exc:
+        raise ExperimentError(f"{source}: matrix.{axis.name}: {exc}") from None
 
 
-def _cells(cfg: ExperimentConfig, lineups: dict[str, Lineup], decks: list[str], source: str) -> list[Cell]:
+def _cells(cfg: ExperimentConfig, lineups: dict[str, Lineup], owned: list[list[str]], source: str) -> list[Cell]:
     m = cfg.matrix
     paths = list(cfg.overrides)
     cells: dict[str, Cell] = {}
     switches = itertools.product(*(getattr(m, name) for name in MODULE_AXES))
-    grid = itertools.product(m.players, m.mode, switches, decks, m.lineup)
-    for (players, mode, on, deck, lineup), ov_values in itertools.product(
+    grid = itertools.product(m.players, m.mode, switches, itertools.product(*owned), m.lineup)
+    for (players, mode, on, values, lineup), ov_values in itertools.product(
         grid, itertools.product(*cfg.overrides.values())
     ):
         modules = frozenset(name for name, flag in zip(MODULE_AXES, on, strict=True) if flag)
-        off = {axis: value for spec in toggled() if spec.name not in modules for axis, value in spec.cell_axes}
-        deck = off.get("omen_deck", deck)  # an axis a module owns takes its off value where the module is off
+        # an axis a module owns takes its off value where the module is off
+        own = tuple(v if module in modules else axis.off for (module, axis), v in zip(OWNED, values, strict=True))
         ov = tuple(zip(paths, ov_values, strict=True))
         cell = Cell(
-            _cell_id(players, mode, modules, deck, lineup, ov),
+            _cell_id(players, mode, modules, own, lineup, ov),
             players,
             mode,
             modules,
-            deck,
+            tuple(zip(OWNED_AXES, own, strict=True)),
             lineup,
             lineups[lineup],
             ov,

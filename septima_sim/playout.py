@@ -9,6 +9,7 @@ from typing import Any, cast
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, GameResult, play_game
 from septima_sim.engine.decisions import Policy
+from septima_sim.engine.modules import MODULES
 from septima_sim.engine.results import FAMILIES, SOURCES
 from septima_sim.engine.state import TABLE, WIDOW
 
@@ -54,14 +55,9 @@ def play_one(
     else:
         out("")
         out(f"Game over after {result.game['turns']} turns, {result.game['decisions']} decisions.")
-        if result.game["solo"]:
-            g = result.game
-            verdict = "wins against" if g["solo_won"] else "loses to"
-            failed = cast(list[str], g["tribulations_failed"])
-            out(
-                f"  The player {verdict} the Black Widow: {g['tribulations_met']} Tribulations met "
-                f"(failed: {', '.join(failed) or 'none'}); Widow Wisdom {g['widow_wisdom']}."
-            )
+        for spec in MODULES.values():
+            if spec.summary is not None and spec.name in config.modules:
+                out(spec.summary(result.game))
         for row in sorted(result.players, key=lambda r: cast(int, r["rank"])):
             sources = ", ".join(f"{s} {row[f'wisdom_{s}']}" for s in SOURCES if row[f"wisdom_{s}"])
             families = ", ".join(f"{f} {row[f'wisdom_from_{f}']}" for f in FAMILIES if row[f"wisdom_from_{f}"])

@@ -1,14 +1,16 @@
 """A plugin persona (``py:module:Class`` or an installed entry point) at the boundary where its answers enter the
-engine: an exception it raises, an answer that is not an index into the options (``-1``, ``True``, ``"0"``, ``1.0``,
-one past the end) and a decision that takes longer than the limit are the plugin's fault, named as such
-(``PluginError``): a game that raised in a batch command (exit 3), bad input in ``play`` (exit 2). Built-in players
-are never wrapped, so the check costs them nothing.
+engine (in the plugin's own process, ``players/isolated_child.py``, or in-process with
+``SEPTIMA_PLUGINS_IN_PROCESS=1``): an exception it raises, an answer that is not an index into the options (``-1``,
+``True``, ``"0"``, ``1.0``, one past the end) and a decision that takes longer than the limit are the plugin's fault,
+named as such (``PluginError``): a game that raised in a batch command (exit 3), bad input in ``play`` (exit 2).
+Built-in players are never wrapped, so the check costs them nothing.
 
 The time limit (``SEPTIMA_DECISION_TIMEOUT`` seconds per ``reset`` or ``choose`` call, default 60, 0 = none;
-``play --decision-timeout``) is a ``signal.setitimer`` alarm armed around each call. A timer signal, unlike a
-watchdog thread, interrupts the plugin where it is, even inside ``time.sleep`` or a busy loop, so the game fails
-with an error row and the worker plays on. Signals are delivered to the main thread only: that is where ``play``,
-one-job runs and loky workers play; under ``--backend dask`` (worker threads) the limit is not enforced.
+``play --decision-timeout``) is enforced by the parent of an isolated plugin (``players/isolated.py``: it waits for
+the answer with ``Connection.poll``, on any thread, and kills a late child). In-process, it is a ``signal.setitimer``
+alarm armed around each call, which interrupts the plugin where it is, even inside ``time.sleep`` or a busy loop;
+signals are delivered to the main thread only, so in-process under ``--backend dask`` (worker threads) the limit is
+not enforced.
 """
 
 from __future__ import annotations
@@ -104,18 +106,17 @@ class _Deadline:
 class PluginPolicy:
     """A plugin's policy behind the boundary checks; ``name`` is the plugin's own (what the games record)."""
 
-    def __init__(self, inner: Policy, entry: str) -> None:
+    def __init__(self, inner: Policy, entry: str, timeout: float | None = None) -> None:
         self.inner = inner
         self.entry = entry
         self.name = inner.name
-        self.timeout = decision_timeout()
+        self.timeout = decision_timeout() if timeout is None else timeout
 
     def _fault(self, what: str) -> PluginError:
-        return PluginError(f"plugin persona {self.entry!r} {what} (a fault of the plugin, not of septima-sim)")
+        return plugin_fault(self.entry, what)
 
     def _late(self, call: str) -> PluginError:
-        limit = f"{self.timeout:g} s"
-        return self._fault(f"took longer than {limit} in {call} (the limit: {TIMEOUT_ENV}, play --decision-timeout)")
+        return late(self.entry, self.timeout, call)
 
     def reset(self, seat: int, rng: random.Random) -> None:
         deadline = _Deadline(self.timeout)
@@ -146,6 +147,17 @@ class PluginPolicy:
                 f"an int 0..{n - 1} (an index into decision.options; no negative index, no bool)"
             )
         return index
+
+
+def plugin_fault(entry: str, what: str) -> PluginError:
+    """The one line naming the plugin ``entry`` (its persona name) and what it did."""
+    return PluginError(f"plugin persona {entry!r} {what} (a fault of the plugin, not of septima-sim)")
+
+
+def late(entry: str, timeout: float, call: str) -> PluginError:
+    """A plugin call (``reset`` or ``choose (kind decision)``) that took longer than the limit."""
+    limit = f"the limit: {TIMEOUT_ENV}, play --decision-timeout"
+    return plugin_fault(entry, f"took longer than {timeout:g} s in {call} ({limit})")
 
 
 def _integer(answer: object) -> int | None:

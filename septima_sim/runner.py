@@ -169,6 +169,7 @@ def play_shard(task: ShardTask) -> ShardOutput:
     content = cell_content(cell, unpacked(task.pack) if task.pack else None)
     gc.freeze()  # modules, content and tables live as long as the worker: no collection walks them again
     overrides = {path: store.override_value(v) for path, v in cell.overrides}
+    owned = dict(cell.owned)  # the axes the modules own (the Omen deck): a games column each
     cols: dict[str, dict[str, list[Any]]] = {t: {} for t in store.TABLES}
     rows = dict.fromkeys(store.TABLES, 0)
     # In the driver (one job), Ctrl-C and SIGTERM wait for the game in play to end: a KeyboardInterrupt raised inside
@@ -195,7 +196,7 @@ def play_shard(task: ShardTask) -> ShardOutput:
             rows["errors"] += 1
             continue
         duration = (time.perf_counter() - t0) * 1000.0
-        game = {**keys, **result.game, "omen_deck": cell.omen_deck, "lineup": cell.lineup, "duration_ms": duration}
+        game = {**keys, **result.game, **owned, "lineup": cell.lineup, "duration_ms": duration}
         game.update(overrides)
         _append(cols["games"], game, rows["games"])
         rows["games"] += 1

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 import polars as pl
 
-from septima_sim.engine.modules import MODULES, flag_columns
+from septima_sim.engine.modules import MODULES, flag_columns, owned_axes
 from septima_sim.engine.results import FAMILIES, SOURCES
 
 TABLES: tuple[str, ...] = ("games", "players", "events", "errors")
@@ -66,7 +66,7 @@ GAMES: dict[str, pl.DataType] = {
     "players": pl.Int8(),
     "mode": pl.String(),
     **dict.fromkeys(flag_columns(), pl.Boolean()),
-    "omen_deck": pl.String(),
+    **{axis.name: pl.String() for axis in owned_axes()},
     "lineup": pl.String(),
     **_module_columns("game", automatic=False),
     "winner_seats": pl.List(pl.Int8()),
@@ -83,8 +83,9 @@ GAMES: dict[str, pl.DataType] = {
     **_module_columns("game", automatic=True),
 }
 """games: one row per game; every override axis is appended as a further column named by its dotted path. The
-module columns come from ``engine.modules.MODULES``: one flag per module, then the columns each module declares
-(the toggled modules' after the cell columns, the automatic ones' last)."""
+module columns come from ``engine.modules.MODULES``: one flag per module, the axes the modules own (``ModuleSpec.axes``:
+``omen_deck``), then the columns each module declares (the toggled modules' after the cell columns, the automatic
+ones' last)."""
 
 _SMALL = pl.Int8()
 PLAYERS: dict[str, pl.DataType] = {

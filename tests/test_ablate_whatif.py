@@ -283,6 +283,8 @@ def test_two_cards_built_to_stack_show_an_interaction_and_a_control_pair_does_no
     assert "johanna" not in both["witches"] and "voice-of-the-people" not in both["spells"]
     assert "forced" not in both["setup"] or "johanna" not in both["setup"]["forced"].values()
     assert "they stack (in Wisdom)" in " ".join(done.stderr.split())  # the console wraps its lines
+    page = (out / "ablation.html").read_text()
+    assert "Interactions (ablate --pairs)" in page and "johanna + spell voice-of-the-people" in page
     report = cli("report", out / "runs" / "base", "--out", tmp_path / "rep")
     assert report.returncode == 0, report.stderr
     html = (tmp_path / "rep" / "report.html").read_text()

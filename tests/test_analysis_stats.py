@@ -7,10 +7,18 @@ import polars as pl
 import pytest
 
 from septima_sim.analysis import Settings, bh, bootstrap_ci, component_impact, holm, seat_balance, wilson
-from septima_sim.analysis.metrics import summarize
+from septima_sim.analysis.metrics import summarize, with_wilson
 from septima_sim.analysis.modules import module_effects
 from septima_sim.analysis.paired import paired
 from septima_sim.analysis.stats import mcnemar_p, t_interval, wilcoxon_p, wilcoxon_p_counts
+
+
+@pytest.mark.parametrize("n", range(1, 40))
+def test_wilson_holds_the_rate_at_no_and_at_every_win(n: int) -> None:
+    """At 0 of 3 the lower bound came out 5.6e-17, above the rate, and the report's error bars refused it."""
+    frame = with_wilson(pl.DataFrame({"wins": [0, n], "games": [n, n]}))
+    assert frame["lo"].to_list()[0] == 0.0 == wilson(0, n)[0] and frame["hi"].to_list()[1] == 1.0 == wilson(n, n)[1]
+    assert (frame["lo"] <= frame["rate"]).all() and (frame["rate"] <= frame["hi"]).all()
 
 
 def test_wilson_of_50_in_100() -> None:

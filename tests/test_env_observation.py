@@ -18,7 +18,7 @@ from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules.widow import WidowView
 from septima_sim.engine.tables import board_for
-from septima_sim.engine.view import PatientSnapshot, SealedView, SeatSnapshot, SpellSnapshot
+from septima_sim.engine.view import PatientSnapshot, SealedView, SeatSnapshot, SpellSnapshot, sealed_view
 from septima_sim.env import Encoder, SeptimaEnv, layouts
 from septima_sim.env.fields import MAX_SEATS, STEPS
 from septima_sim.env.observation import ENCODING_VERSION, STATS
@@ -38,7 +38,7 @@ def paused(content: Content, players: int, season: int, seed: int = 5, **modules
 
 
 def sealed(game: Game, seat: int) -> SealedView:
-    view = SealedView(game, seat)
+    view = sealed_view(game, seat)
     view.seal(game, seat)
     return view
 

@@ -11,7 +11,7 @@ import pytest
 from septima_sim.content import Content
 from septima_sim.engine import Game, GameConfig
 from septima_sim.engine.decisions import Decision, Kind
-from septima_sim.engine.view import LiveView, SealedView, _BranchSeat, _Idle, make_view
+from septima_sim.engine.view import LiveView, _BranchSeat, _Idle, make_view, sealed_view
 from septima_sim.players import HeuristicPolicy, load_personas, make_policy
 from septima_sim.players.heuristic.native_weights import NativeWeights, native_weights
 from septima_sim.players.random_policy import RandomPolicy
@@ -56,7 +56,7 @@ def test_the_heuristic_refuses_a_sealed_view_with_a_clear_error(content: Content
     g = Game(GameConfig(2), content, [policy, RandomPolicy()], 1)
     policy.reset(0, random.Random(1))
     with pytest.raises(TypeError, match="live view"):
-        policy.choose(Decision(Kind.CARD, 0, (0, 1)), SealedView(g, 0))
+        policy.choose(Decision(Kind.CARD, 0, (0, 1)), sealed_view(g, 0))
 
 
 def test_the_engine_s_branch_seats_get_the_live_view(content: Content) -> None:

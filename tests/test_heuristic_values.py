@@ -43,6 +43,7 @@ def test_every_effect_kind_is_valued(content: Content, kind: str) -> None:
     amount = -1 if kind == "suspicion" else 1
     effect = Effect(kind, amount, _ARGS.get(kind, ""))
     assert policy._effect_value(effect, view.me) != 0.0, f"{kind} is worth nothing to the heuristic"
+    assert policy._effect_value(effect, view.me, view) != 0.0, f"{kind} is worth nothing in this state"
     assert policy._effect_value(effect, None) != 0.0, f"{kind} on a witch or building is worth nothing"
 
 
@@ -80,3 +81,36 @@ def test_a_spell_ribbon_ahead_draws_the_ritual_shift_to_its_market(content: Cont
     for row in content.ritual.ribbons:
         me.ribbons |= 1 << row
     assert policy._column_access(view, me.ritual_col, me.ritual_row + 1) == 0.0
+
+
+def test_lowering_suspicion_is_worth_what_suspicion_costs_the_seat(content: Content) -> None:
+    """Stone Skin and Smoke Screen (suspicion -1) were valued at the persona's plain cost of a point, the least of
+    every face-up spell: a point lowered is also a catch chance less with the region's hunter at every turn left in
+    the season (B15, B16), and an angry citizen less in the crowd at the trials when it crosses a level (B24)."""
+    policy, view = _seat(content)
+    me = view.me
+    board = policy._t.board
+    lower = Effect("suspicion", -1, "")
+
+    def reach(v: int) -> int:
+        return board.dist[board.hunter_vertex[board.region_of[v]]][v]
+
+    assert view.hunters
+    me.suspicion = 1  # 1 -> 0 adds no angry citizen; within reach of the die (0-3) plus suspicion at 4 steps
+    me.vertex = next(v for v in range(len(board.region_of)) if board.region_of[v] and reach(v) == 4)
+    near = policy._effect_value(lower, me, view)
+    assert near > policy._sus_value(1, 1)
+    me.vertex = next(v for v in range(len(board.region_of)) if board.region_of[v] and reach(v) == 0)
+    assert policy._effect_value(lower, me, view) == policy._sus_value(1, 1)  # on its space: caught either way
+    me.suspicion = 2  # 2 -> 1: one angry citizen less at the trials (the hunter still catches either way)
+    me.crowd = 3
+    assert policy._effect_value(lower, me, view) > policy._sus_value(2, 1)
+
+
+def test_a_remedy_reward_does_not_value_its_own_heal_forever(content: Content) -> None:
+    """A potion effect is worth the best of its potions now, a Remedy by the heal it allows, and a heal by its track
+    reward: a pack whose track reward is a Remedy must not recurse through the heal it values."""
+    remedy = Effect("potion", 1, "remedy")
+    diseases = tuple(dataclasses.replace(d, rewards=(remedy,) * len(d.rewards)) for d in content.diseases)
+    policy, view = _seat(dataclasses.replace(content, diseases=diseases))
+    assert all(policy._heal_value(view, view.me, d) > 0.0 for d in range(len(diseases)))

@@ -76,3 +76,41 @@ def test_the_labels_and_the_replay_spell_no_module_name() -> None:
         modules = {n.split(".")[3] for n in imports(PACKAGE / rel)[rel] if n.startswith("septima_sim.engine.modules.")}
         found += [f"{rel} imports engine/modules/{m}.py" for m in sorted(modules & files)]
     assert found == [], found
+
+
+SPELLED_ON_PURPOSE: dict[str, frozenset[str]] = {
+    # GameConfig's legacy ``shapeshifting`` / ``omens`` booleans: the keyword arguments of the step environment
+    # (``SeptimaAECEnv(shapeshifting=..., omens=...)``), the scripts and the tests, and the aliases behind the CLI's
+    # ``--shapeshifting`` / ``--omens`` flags (docs/modules.md). They map to the module names here and nowhere else.
+    "engine/config.py": frozenset({"shapeshifting", "omens"}),
+}
+"""The only files outside ``engine/modules/`` and ``content/`` that may spell a module's name as a string."""
+
+
+def spelled_module_names(names: set[str]) -> list[str]:
+    """``file:line 'name'`` of every string literal equal to one of ``names`` in the package, outside the modules
+    (``engine/modules/``), the content and ``SPELLED_ON_PURPOSE``."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel.startswith(("engine/modules/", "content/")):
+            continue
+        allowed = SPELLED_ON_PURPOSE.get(rel, frozenset())
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and node.value in names and node.value not in allowed:
+                found.append(f"{rel}:{node.lineno} {node.value!r}")
+    return sorted(set(found))
+
+
+def test_no_module_name_is_spelled_outside_the_modules_and_the_content() -> None:
+    from septima_sim.engine.modules import MODULES
+
+    assert spelled_module_names(set(MODULES)) == []
+
+
+def test_the_name_scan_sees_a_literal_and_the_allowlist_is_not_stale() -> None:
+    assert [f.split(":")[0] for f in spelled_module_names({"base-2"})] == ["engine/results.py"]  # RULES_VERSION
+    for rel, allowed in SPELLED_ON_PURPOSE.items():
+        tree = ast.parse((PACKAGE / rel).read_text())
+        literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert allowed <= literals, f"{rel} no longer spells {sorted(allowed - literals)}: shorten the allowlist"

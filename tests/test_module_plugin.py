@@ -1,13 +1,16 @@
 """A third module is one engine file + one registration: a tiny module registered only here (through the
 ``SEPTIMA_MODULES`` environment variable, from a file on ``PYTHONPATH``) flows through ``run`` -> the store ->
 ``report`` -> ``baseline``/``check`` via the installed console script, as a matrix axis, a cell-id token, a games
-flag column, its own result columns and a module in the report (#14)."""
+flag column, its own result columns and a module in the report (#14); its own axis, observation fields, summary line
+and report section come from its spec with no core code naming it (#27)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
+import sys
 import textwrap
 from functools import partial
 from pathlib import Path
@@ -196,3 +199,130 @@ def test_the_heuristic_refuses_a_decision_kind_it_does_not_know_in_one_line(work
     done = play("balanced,balanced")
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "'oracle_question'" in done.stderr and "balanced" in done.stderr and "Traceback" not in done.stderr
+
+
+LEVY = '''
+"""Levy: at each end of season every player gains the levy rate in Wisdom; the rate is an axis the module owns."""
+import polars as pl
+
+from septima_sim.engine.modules import Axis, Column, Module, ModuleSpec
+
+
+def rates(values, content):
+    bad = [v for v in values if v not in (1, 2, 3)]
+    if bad:
+        raise ValueError(f"a levy rate is 1, 2 or 3, not {bad[0]!r}")
+    return [str(v) for v in values]
+
+
+class Levy(Module):
+    name = "levy"
+
+    def __init__(self):
+        self.rate, self.paid = 1, 0
+
+    def copy(self):
+        twin = Levy()
+        twin.rate, twin.paid = self.rate, self.paid
+        return twin
+
+    def setup(self, g):
+        self.rate = int(dict(g.config.options).get("levy_rate", "1"))
+
+    def end_of_season(self, g):
+        for p in g.s.players:
+            g.gain_wisdom(p, self.rate, "other")
+            self.paid += self.rate
+
+    def game_fields(self, g, row):
+        row["levy_paid"] = self.paid
+
+    def public(self, g, seat):
+        return self.rate
+
+
+def observe(content, board):
+    from septima_sim.env.fields import Spec
+
+    def write(out, off, scene):
+        rate = scene.view.modules.get("levy")
+        if rate is not None:
+            out[off] = rate / 3
+
+    return [Spec("levy", 1, "the levy rate (/3)", write)]
+
+
+def report(b, run, name):
+    from septima_sim.report.headlines import Headline
+
+    paid = run.games.filter(pl.col(name)).select(pl.col("levy_paid").sum()).collect().item()
+    b.section(name, "Levy collected", f"{paid} Wisdom levied in all.")
+    return [Headline(f"Levy: {paid} Wisdom levied", "neutral")]
+
+
+SPEC = ModuleSpec(
+    name="levy",
+    token="le",
+    factory=Levy,
+    title="Levy",
+    game_columns=(Column("levy_paid", "int16", 0),),
+    axes=(Axis("levy_rate", int, (1,), "0", rates),),
+    observation=observe,
+    summary=lambda game: f"  The levy took {game['levy_paid']} Wisdom.",
+    report="levy_module:report",
+)
+'''
+
+LEVY_CONFIG = (
+    CONFIG.replace("tithe-check", "levy-check")
+    .replace("= 40", "= 4")  # games_per_cell and shard_size
+    .replace("tithe = [false, true]", "levy = [false, true]\nlevy_rate = [1, 2]")
+)
+
+
+def _levy(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The console script (or ``python`` for ``-c``) with the Levy module registered through ``SEPTIMA_MODULES``."""
+    (cwd / "levy_module.py").write_text(textwrap.dedent(LEVY))
+    env = {**os.environ, "PYTHONPATH": str(cwd), "SEPTIMA_MODULES": "levy_module"}
+    command = [sys.executable, *args] if args[0] == "-c" else [str(SCRIPT), *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False, env=env)
+
+
+@pytest.mark.slow
+def test_a_plugin_axis_and_report_section_need_no_core_code(tmp_path: Path) -> None:
+    """A plugin module's own axis (``ModuleSpec.axes``) becomes a matrix key, a part of every cell id, a games
+    column and a game setting (``GameConfig.options``); its report hook adds a section and a headline."""
+    (tmp_path / "levy.toml").write_text(LEVY_CONFIG)
+    done = _levy("run", "levy.toml", "--jobs", "1", "--out", "run", "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    games = pl.read_parquet(tmp_path / "run" / "games" / "**" / "*.parquet", hive_partitioning=True)
+    paid = sorted(set(games.select("cell_id", "levy", "levy_rate", "levy_paid").iter_rows()))
+    assert paid == [
+        ("p2-full-ss0-om0-le0-none-0-all-random", False, "0", 0),  # off: one cell, the axis at its off value
+        ("p2-full-ss0-om0-le1-none-1-all-random", True, "1", 2 * 3 * 1),  # 2 players x 3 season ends x rate
+        ("p2-full-ss0-om0-le1-none-2-all-random", True, "2", 2 * 3 * 2),
+    ]
+    assert games.columns.index("levy_rate") == games.columns.index("omen_deck") + 1  # the owned axes, in order
+    done = _levy("report", "run", "--out", "report", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Levy collected" in (tmp_path / "report" / "report.html").read_text()
+    assert "Levy: 72 Wisdom levied" in (tmp_path / "report" / "summary.md").read_text()  # 4 x 6 + 4 x 12
+
+
+@pytest.mark.slow  # three console-script starts: about 6 s under load
+def test_a_plugin_axis_is_checked_and_its_summary_and_observation_fields_show(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text(LEVY_CONFIG.replace("levy_rate = [1, 2]", "levy_rate = [9]"))
+    done = _levy("run", "bad.toml", "--out", "run", cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "matrix.levy_rate: a levy rate is 1, 2 or 3, not 9" in done.stderr
+    done = _levy("play", "--players", "2", "--module", "levy", "--seed", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "  The levy took 6 Wisdom." in done.stdout.splitlines()  # the default rate, 1
+    probe = (
+        "from septima_sim.content import load_content; from septima_sim.env import layouts;"
+        "print([f.name for f in layouts(load_content(None))[0].fields])"
+    )
+    done = _levy("-c", probe, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    names = ast.literal_eval(done.stdout)
+    assert names.index("levy") == names.index("omens") + 1  # the modules' fields in registry order

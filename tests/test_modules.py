@@ -14,7 +14,15 @@ from septima_sim.content import Content
 from septima_sim.content.model import ANIMAL_ABILITIES, OMEN_HOOKS
 from septima_sim.engine import ConfigError, GameConfig, play_game
 from septima_sim.engine.game import Game
-from septima_sim.engine.modules import MODULES, Column, Module, ModuleSpec, register_module, unregister_module
+from septima_sim.engine.modules import (
+    MODULES,
+    Axis,
+    Column,
+    Module,
+    ModuleSpec,
+    register_module,
+    unregister_module,
+)
 from septima_sim.engine.modules.omens import HALVES
 from septima_sim.engine.modules.shapeshifting import ABILITIES
 from septima_sim.engine.state import Player
@@ -62,6 +70,29 @@ def tithe() -> Iterator[ModuleSpec]:
     register_module(TITHE)
     yield TITHE
     unregister_module("tithe")
+
+
+@pytest.mark.parametrize(
+    ("axis", "message"),
+    [
+        ("Rate", "axis 'Rate' is not lowercase letters"),
+        ("omen_deck", "axis 'omen_deck' is taken by module omens"),
+        ("omens", "axis 'omens' is taken by module omens"),
+        ("lineup", "axis 'lineup' is taken by the experiment matrix"),
+    ],
+)
+def test_an_axis_a_module_owns_has_a_safe_name_no_one_else_has(axis: str, message: str) -> None:
+    owned = Axis(axis, int, (1,), "0", lambda values, content: [str(v) for v in values])
+    with pytest.raises(ValueError, match=message):
+        register_module(ModuleSpec(name="levy", token="le", factory=Tithe, axes=(owned,)))
+    assert "levy" not in MODULES
+
+
+def test_a_game_option_belongs_to_an_enabled_module() -> None:
+    axis = MODULES["omens"].axes[0].name
+    assert GameConfig(2, modules=frozenset({"omens"}), options=((axis, "random"),)).validate()
+    with pytest.raises(ConfigError, match=f"option '{axis}' belongs to no enabled module"):
+        GameConfig(2, options=((axis, "random"),)).validate()
 
 
 def _random(n: int) -> list[RandomPolicy]:

@@ -19,6 +19,7 @@ import pytest
 
 from septima_sim.players import make_policy
 from septima_sim.players.heuristic import HeuristicPolicy
+from septima_sim.players.isolated import IN_PROCESS_ENV, IsolatedPolicy
 from septima_sim.plugin_guard import PluginPolicy
 from tests.helpers import SCRIPT
 
@@ -194,10 +195,13 @@ def test_plugin_faults_are_games_that_raised_in_a_run(bots: Path, bot: str, jobs
     plugin_line(replay, bot)  # the replay command of a game that raised gives the plugin's fault in one line
 
 
-def test_only_plugins_play_behind_the_guard(bots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_plugins_play_behind_the_guard_in_processes_of_theirs(bots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(bots))
     monkeypatch.delitem(sys.modules, "bots", raising=False)  # another test's bots.py may be imported already
     assert isinstance(make_policy("balanced"), HeuristicPolicy)
     assert not any(isinstance(make_policy(name), PluginPolicy) for name in ("random", "greedy", "search:2", "ismcts"))
+    isolated = make_policy("py:bots:Negative")
+    assert isinstance(isolated, IsolatedPolicy) and isolated.name == "py:bots:Negative"
+    monkeypatch.setenv(IN_PROCESS_ENV, "1")
     guarded = make_policy("py:bots:Negative")
     assert isinstance(guarded, PluginPolicy) and guarded.name == "py:bots:Negative"

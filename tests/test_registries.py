@@ -49,6 +49,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("ritual.py", "s.kind == 'regular'"): "a spell's category (two values), a filter, not dispatch",
     ("ritual.py", "s.requires in ('', played)"): "a spell's requirement against the action played",
     ("stats.py", "pot.kind == 'practical'"): "a potion's category (two values), a filter, not dispatch",
+    ("modules/omens.py", "v.side == 'bright'"): "the observation field of the Omen half in force (two sides)",
+    ("modules/omens.py", "v.side == 'dark'"): "the observation field of the Omen half in force (two sides)",
+    ("modules/omens.py", "value == 'sweep'"): "the omen_deck axis' named values (an experiment setting, not content)",
+    ("modules/omens.py", "value == 'random'"): "the omen_deck axis' named values (an experiment setting, not content)",
 }
 """String comparisons the rules code may keep, with the reason (anything else fails the scan)."""
 

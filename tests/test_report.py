@@ -376,3 +376,17 @@ def test_a_witch_example_is_a_win_whose_winner_still_held_her() -> None:
     run = SimpleNamespace(players=players, games=games, modules=registered())
     found = component_examples(run, comps)  # type: ignore[arg-type]
     assert found == {("witch", "johanna"): ("a typical win with witch johanna", "c", 1)}
+
+
+@pytest.mark.slow
+def test_a_report_of_three_games_per_cell_is_written(tmp_path: Path) -> None:
+    """A first try (``run --games 3`` of the built-in config, then ``report``): a seat that won none of its 3 games
+    has a Wilson lower bound of exactly 0; rounding put it a hair above the rate and the chart refused the run."""
+    from tests.helpers import script
+
+    cfg = Path(__file__).parents[1] / "configs" / "default.toml"
+    done = script("run", str(cfg), "--games", "3", "--jobs", "1", "--quiet", "--out", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stderr
+    done = script("report", str(tmp_path / "r"), "--out", str(tmp_path / "rep"))
+    assert done.returncode == 0 and "internal error" not in done.stderr, done.stderr
+    assert (tmp_path / "rep" / "charts" / "turn_order.png").read_bytes().startswith(PNG_SIGNATURE)

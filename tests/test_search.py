@@ -120,8 +120,8 @@ def test_search_player_searches_the_draft_spells_and_close_calls(
     content: Content, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue #28: search:N branches at the draft and at every spell taken (whatever the heuristic's values) and at
-    decisions where the heuristic's two best options are within ``MARGIN``; a decision it is sure about is the
-    heuristic's pick, never searched."""
+    decisions where the heuristic's two best options are within ``MARGIN``, and there only its ``WIDTH`` best options
+    within ``MARGIN`` of its best; a decision it is sure about is the heuristic's pick, never searched."""
     from septima_sim.engine.view import Simulator
     from septima_sim.players import search
 
@@ -130,7 +130,10 @@ def test_search_player_searches_the_draft_spells_and_close_calls(
     ids: set[int] = set()
     branch = Simulator.branch
 
+    options: list[int] = []  # the option of every branch, in order
+
     def counted(self: Simulator, decision, *args, **kwargs):  # type: ignore[no-untyped-def]
+        options.append(args[0])
         if id(decision) not in ids:
             ids.add(id(decision))
             seen.append(decision)
@@ -143,12 +146,15 @@ def test_search_player_searches_the_draft_spells_and_close_calls(
 
     def watched(self: search.SearchPolicy, decision, view):  # type: ignore[no-untyped-def]
         values = self.fallback.values(decision, view)  # type: ignore[attr-defined]
-        before = sum(searched.values())
+        before, branched = sum(searched.values()), len(options)
         pick = other(self, decision, view)
         top = [*sorted(values or [0.0], reverse=True), float("-inf")]
         if decision.kind not in search.SEARCHED and top[0] - top[1] >= search.MARGIN:
             assert sum(searched.values()) == before  # sure: not searched
             sure.append(decision.kind)
+        elif decision.kind not in search.SEARCHED and values:
+            close = sorted(range(len(values)), key=lambda i: -values[i])[: search.WIDTH]
+            assert set(options[branched:]) <= {i for i in close if top[0] - values[i] < search.MARGIN}
         return pick
 
     monkeypatch.setattr(search.SearchPolicy, "_other", watched)

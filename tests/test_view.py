@@ -1,28 +1,34 @@
 """The sealed view: a policy that walks everything reachable from what it is handed (attributes and
 ``gc.get_referents``) finds neither the game nor any live state object, another seat's goals, a deck or bag order, or
-a random stream; writing to everything it reaches changes nothing in the game."""
+a random stream; writing to everything it reaches changes nothing in the game. A plugin plays in a process of its
+own, where interpreter introspection (``gc.get_referrers``, ``gc.get_objects``, frames) finds only copies."""
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import pickle
 import random
 import sys
+import textwrap
 import types
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 import septima_sim.engine.game
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig, play_game
-from septima_sim.engine.decisions import Decision
+from septima_sim.engine.decisions import Decision, Policy
 from septima_sim.engine.game import Game
 from septima_sim.engine.modules import Module
 from septima_sim.engine.spells import MarketRow
 from septima_sim.engine.state import Patient, Player, SpellCard
-from septima_sim.engine.view import LiveView, PlayerView, SealedView, trusted
+from septima_sim.engine.view import SEALED_FIELDS, LiveView, PlayerView, SealedView, trusted
 from septima_sim.players import HeuristicPolicy, RandomPolicy, Weights, make_policy
+from septima_sim.players.isolated import IN_PROCESS_ENV
+from septima_sim.plugin_guard import PluginError
 from tests.helpers import default_choice
 
 LIVE_TYPES = (Game, Player, Patient, SpellCard, MarketRow, Module, random.Random)
@@ -31,7 +37,6 @@ CODE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, t
 TAMPER = 999
 COMPILED = not septima_sim.engine.game.__file__.endswith(".py")
 """The engine compiled with mypyc: its functions have no Python frames and its classes cannot be subclassed."""
-INTROSPECTION = "gc and frames cannot be closed in-process: a hostile plugin needs a process of its own"
 
 
 def reachable(root: object, static: tuple[object, ...]) -> list[object]:
@@ -238,17 +243,37 @@ def test_a_spoofed_plugin_changes_nothing_in_the_game(content: Content) -> None:
     assert spoofed.game == honest.game and spoofed.players == honest.players
 
 
-class Introspector(Honest):
-    """Looks for the game outside the view: through who refers to what it was handed, or up the call stack."""
+SPIES = textwrap.dedent(
+    """
+    import gc
+    import random
+    import sys
+    import types
 
-    def __init__(self, how: str) -> None:
-        self.how = how
-        self.found: list[str] = []
+    from septima_sim.engine.game import Game
+    from septima_sim.engine.modules import Module
+    from septima_sim.engine.spells import MarketRow
+    from septima_sim.engine.state import Patient, Player, SpellCard
+    from tests.helpers import default_choice
 
-    def choose(self, decision: Decision, view: PlayerView) -> int:
-        if self.how == "referrers":
-            seen: set[int] = set()
-            stack: list[object] = [view, decision]
+    GAME_TYPES = (Game, Player, Patient, SpellCard, MarketRow, Module)
+    LIVE_TYPES = (*GAME_TYPES, random.Random)
+
+
+    class Spy:
+        def reset(self, seat, rng):
+            pass
+
+        def choose(self, decision, view):
+            found = self.look(decision, view)
+            if found:
+                raise LookupError("reached " + ", ".join(sorted(set(found))))
+            return decision.options.index(default_choice(decision, view))
+
+
+    class Referrers(Spy):
+        def look(self, decision, view):
+            found, seen, stack = [], set(), [view, decision]
             while stack and len(seen) < 20_000:
                 obj = stack.pop()
                 for ref in gc.get_referrers(obj):
@@ -256,29 +281,48 @@ class Introspector(Honest):
                         seen.add(id(ref))
                         stack.append(ref)
                         if isinstance(ref, LIVE_TYPES):
-                            self.found.append(type(ref).__name__)
-        else:
-            frame: types.FrameType | None = sys._getframe(1)
+                            found.append(type(ref).__name__)
+            return found
+
+
+    class Frames(Spy):
+        def look(self, decision, view):
+            found, frame = [], sys._getframe(1)
             while frame is not None:
-                self.found += [type(v).__name__ for v in frame.f_locals.values() if isinstance(v, LIVE_TYPES)]
+                found += [type(v).__name__ for v in frame.f_locals.values() if isinstance(v, LIVE_TYPES)]
                 frame = frame.f_back
-        return super().choose(decision, view)
+            return found
 
 
-@pytest.mark.parametrize(
-    "how",
-    [
-        pytest.param("referrers", marks=pytest.mark.xfail(strict=True, reason=INTROSPECTION)),
-        pytest.param("frames", marks=pytest.mark.xfail(not COMPILED, strict=True, reason=INTROSPECTION)),
-    ],
+    class Everything(Spy):
+        def look(self, decision, view):  # its process has random streams of its own (its copy, the stdlib's)
+            return [type(obj).__name__ for obj in gc.get_objects() if isinstance(obj, GAME_TYPES)]
+    """
 )
-def test_introspection_does_not_reach_the_game(content: Content, how: str) -> None:
-    """The known limit of the seal (docs/extending.md, "What a plugin sees"): ``gc.get_referrers`` and frame walking
-    reach the game, in-process nothing closes them (the compiled engine has no frames to walk). Strict: when one of
-    them stops reaching the game, this test says so and the docs must change."""
-    spy = Introspector(how)
-    Game(GameConfig(2), content, [spy, RandomPolicy()], 5).play()
-    assert not spy.found, spy.found[:3]
+"""Plugins that look for the game outside the view: through who refers to what they were handed, up the call stack,
+or among every object the collector tracks; they raise naming what they reached."""
+
+
+@pytest.mark.parametrize("how", ["Referrers", "Frames", "Everything"])
+def test_introspection_does_not_reach_the_game(
+    content: Content, how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin plays in a process of its own (``players/isolated.py``; docs/extending.md, "What a plugin sees"):
+    ``gc.get_referrers``, ``gc.get_objects`` and frame walking there find copies, never the game. The same spies,
+    played in-process (``SEPTIMA_PLUGINS_IN_PROCESS=1``, unsafe), do reach it (the compiled engine has no frames to
+    walk): what the isolation closes."""
+    (tmp_path / "spies.py").write_text(SPIES)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(Path(__file__).parent.parent))  # the spies import tests.helpers
+    name = f"py:spies:{how}"
+    Game(GameConfig(2), content, [make_policy(name), RandomPolicy()], 5).play()
+    monkeypatch.setenv(IN_PROCESS_ENV, "1")
+    monkeypatch.delitem(sys.modules, "spies", raising=False)
+    if how == "Frames" and COMPILED:
+        Game(GameConfig(2), content, [make_policy(name), RandomPolicy()], 5).play()
+        return
+    with pytest.raises(PluginError, match=f"plugin persona '{name}' raised in choose .*LookupError: reached .*Game"):
+        Game(GameConfig(2), content, [make_policy(name), RandomPolicy()], 5).play()
 
 
 def test_the_environments_forked_seat_is_trusted_only_as_far_as_the_policy_it_hands_on_to() -> None:
@@ -298,4 +342,35 @@ def test_the_environments_forked_seat_is_trusted_only_as_far_as_the_policy_it_ha
             return 0
 
     assert trusted(ForkedSeat(then=make_policy("balanced"))) and not trusted(ExternalSeat())
-    assert not trusted(ForkedSeat(then=Plugin()))  # type: ignore[arg-type]
+    assert not trusted(ForkedSeat(then=Plugin()))
+
+
+STATIC_FIELDS = ("seat", "content", "board", "n_players", "full")
+
+
+@pytest.mark.parametrize("config", [GameConfig(3, shapeshifting=True, omens=True), GameConfig(1)], ids=["mods", "solo"])
+def test_the_sealed_view_and_the_decision_pickle_as_plain_data(content: Content, config: GameConfig) -> None:
+    """A plugin's process gets pickled copies (compiled classes too): every member of the view comes back equal, its
+    board derived from the pack, and so does the decision."""
+    kept: list[tuple[Decision, SealedView]] = []
+
+    class Keeper(Honest):
+        def choose(self, decision: Decision, view: PlayerView) -> int:
+            assert isinstance(view, SealedView)
+            copy = pickle.loads(pickle.dumps((decision, view)))
+            kept.append(copy)
+            for name in (*STATIC_FIELDS, *SEALED_FIELDS):
+                assert getattr(copy[1], name) == getattr(view, name), name
+            assert (copy[0].kind, copy[0].seat, copy[0].options, copy[0].context) == (
+                decision.kind,
+                decision.seat,
+                decision.options,
+                decision.context,
+            )
+            return super().choose(decision, view)
+
+    seats: list[Policy] = [Keeper(), *(RandomPolicy() for _ in range(config.players - 1))]
+    Game(config, content, seats, 3).play()
+    assert len(kept) > 20 and all(view.module("solo" if config.players == 1 else "omens") for _, view in kept)
+    if not COMPILED:  # the pure class lists its members: a new one must be carried by the pickle too
+        assert set(SealedView.__slots__) == {*STATIC_FIELDS, *SEALED_FIELDS}

@@ -362,10 +362,11 @@ def execute(
         raise AblateInterrupted(f"interrupted; continue with: {plan.resume}", code) from None
     except runner.RunWriteError as exc:  # a full disk: the finished shards are kept, the ablation continues later
         raise AblateError(exc.advice(plan.resume)) from None
-    outputs.write(plan, ordered, settings)
-    if plan.pairs is not None:
+    if plan.pairs is not None:  # before the page, which shows it
         table = interactions.frame(pairs, plan.tolerance, settings)
         table.write_csv(plan.out / INTERACTIONS_CSV, float_precision=4)
+    outputs.write(plan, ordered, settings)
+    if plan.pairs is not None:
         dirs = sorted(d for d in plan.out.joinpath("runs").iterdir() if d.is_dir())  # the pairs' runs too
     total = sum(games_on_disk(d) for d in dirs)
     seconds = time.perf_counter() - t0

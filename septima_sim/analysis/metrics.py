@@ -26,8 +26,8 @@ def with_wilson(df: pl.DataFrame, k: str = "wins", n: str = "games", prefix: str
     half = Z95 * (p * (1 - p) / nn + z2 / (4 * nn * nn)).sqrt() / denom
     return df.with_columns(
         p.alias(f"{prefix}rate"),
-        (centre - half).clip(0, 1).alias(f"{prefix}lo"),
-        (centre + half).clip(0, 1).alias(f"{prefix}hi"),
+        pl.min_horizontal(centre - half, p).clip(0, 1).alias(f"{prefix}lo"),  # it holds p (rounding at 0 wins)
+        pl.max_horizontal(centre + half, p).clip(0, 1).alias(f"{prefix}hi"),
     )
 
 

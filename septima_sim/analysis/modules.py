@@ -107,9 +107,10 @@ def has_personas(players: Frame) -> bool:
     return counts.row(0) != (1, 1)
 
 
-def solo_summary(games: Frame, settings: Settings) -> dict[str, pl.DataFrame]:
-    """Solo games: win rate per module setting against the target band, Tribulations met, the Widow's Wisdom."""
-    solo = lazy(games).filter(pl.col("solo"))
+def solo_summary(games: Frame, settings: Settings, flag: str) -> dict[str, pl.DataFrame]:
+    """Solo games (true in the solo module's flag column ``flag``, its ``ModuleSpec.name``): win rate per module
+    setting against the target band, Tribulations met, the Widow's Wisdom."""
+    solo = lazy(games).filter(pl.col(flag))
     lo, hi = settings.solo_band
     win = with_wilson(
         collect(

@@ -32,14 +32,15 @@ MAX_RESAMPLE_SIZE = 50_000
 
 
 def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of k successes in n trials (NaN, NaN when n is 0)."""
+    """Wilson score interval of k successes in n trials (NaN, NaN when n is 0); it holds k / n (kept so where
+    rounding would put a bound a hair past it, as at 0 of 3)."""
     if n <= 0:
         return math.nan, math.nan
     p = k / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def t_interval(mean: float, var: float, n: int, level: float = 0.95) -> tuple[float, float]:

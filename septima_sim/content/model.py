@@ -53,6 +53,27 @@ WISDOM_SOURCES: tuple[str, ...] = (
 )
 """Where Wisdom is booked (an effect's ``source = ...``); the engine's ``results.SOURCES`` is this tuple."""
 
+CAUSE_FAMILIES: dict[str, str] = {
+    "action": "actions",
+    "witch": "witches",
+    "building": "buildings",
+    "spell": "spells",
+    "animal": "animals",
+    "omen": "omens",
+    "potion": "potions",
+    "brew": "potions",
+    "ritual_row": "ritual",
+    "patient": "patients",
+    "crowd_pick": "crowd",
+    "trial": "trials",
+    "divination": "divination",
+    "end": "scoring",
+    "capture": "penalties",
+    "overflow": "penalties",
+}
+"""The Wisdom family of a cause id, by its prefix (a content kind, ``witch:johanna`` -> witches; a module's
+components such as ``animal:`` and ``omen:`` included): each family is a players column ``wisdom_from_<family>``."""
+
 READINGS: dict[str, tuple[str, ...]] = {
     "hunter_direction": ("counterclockwise", "clockwise"),
     "fox_ability": ("after-move", "the-move"),

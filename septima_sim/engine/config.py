@@ -18,8 +18,9 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     """Rules configuration of one game. ``modules`` names the enabled rules modules (``engine.modules.MODULES``);
-    the ``shapeshifting`` and ``omens`` flags are the same as naming those modules, and a module that is on
-    automatically for a player count (``solo``: the Black Widow when ``players = 1``) is added by itself."""
+    the ``shapeshifting`` and ``omens`` flags are the same as naming those modules (kept as the public keyword
+    arguments of the step environment, the scripts and the tests), and a module that is on automatically for a
+    player count (``solo``: the Black Widow when ``players = 1``) is added by itself."""
 
     players: int = 4
     mode: str = "full"  # "full" | "basic"
@@ -27,6 +28,9 @@ class GameConfig:
     omens: bool = False
     omen_deck: tuple[str, ...] = ()  # Omen card ids in season order (Winter, Spring, Summer); () = random (O1)
     modules: frozenset[str] = frozenset()
+    options: tuple[tuple[str, str], ...] = ()
+    """The value of each experiment axis an enabled module owns (``ModuleSpec.axes``), as (axis, value) pairs: what
+    a module reads of its own settings (``dict(g.config.options)``)."""
 
     def __post_init__(self) -> None:
         from septima_sim.engine.modules.spec import MODULES  # the registry imports the modules, which import this
@@ -62,6 +66,10 @@ class GameConfig:
                 raise ConfigError(f"module {name} plays with {MODULES[name].players} players, not {self.players}")
         if self.omen_deck and not self.omens:
             raise ConfigError("omen_deck needs the Omens module (omens = true)")
+        owned = {axis.name for name in self.modules for axis in MODULES[name].axes}
+        for axis, _ in self.options:
+            if axis not in owned:
+                raise ConfigError(f"option {axis!r} belongs to no enabled module")
         VALIDATED.add(self)
         return self
 

@@ -63,6 +63,10 @@ class Decision:
         self.options = options
         self.context = context
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as plain data (a plugin's process gets a copy, ``players/isolated.py``)."""
+        return (Decision, (self.kind, self.seat, self.options, self.context))
+
     def __repr__(self) -> str:
         return f"Decision({self.kind}, seat={self.seat}, options={self.options!r})"
 

@@ -28,7 +28,10 @@ def setup(g: Game) -> None:
     """B5-B6: players, witch draft, goals, board, hunters, markers, patients, leaders. A witch forced to a seat
     (rules.toml ``[setup.forced]``) leaves the deck after the shuffle and is one of that seat's dealt witches,
     never given back in the draft; a forced goal (``[setup.forced_goals]``) is one of the seat's dealt goals and a
-    forced spell (``[setup.forced_spells]``, Full game) starts in the seat's hand (``spells.setup_market``)."""
+    forced spell (``[setup.forced_spells]``, Full game) starts in the seat's hand (``spells.setup_market``). A
+    searcher's recorder keeps the game as it is before (its draft decisions branch from there)."""
+    if g.recorder is not None:
+        g.recorder.mark(g, True)
     s = g.s
     r, rs, c = g.rules, g.rng_setup, g.content
     sink = g.sink is not None
@@ -141,8 +144,6 @@ def prepare_septima(g: Game) -> None:
 
 def play(g: Game) -> GameResult:
     """Play the whole game (B2) and return its result."""
-    if g.recorder is not None:
-        g.recorder.mark(g, True)
     g.setup()
     return g.play_from(0, 0)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from septima_sim.content.model import WISDOM_SOURCES
+from septima_sim.content.model import CAUSE_FAMILIES, WISDOM_SOURCES
 
 RULES_VERSION = "base-2"
 """Bumped whenever the engine's reading of the rules changes (stored with every game)."""
@@ -17,24 +17,7 @@ SOURCES: tuple[str, ...] = WISDOM_SOURCES  # named once, in the content model (e
 """Where Wisdom comes from. ``penalties`` holds losses (overflow, capture) as negative numbers; all sum to wisdom."""
 SOURCE_INDEX: dict[str, int] = {s: i for i, s in enumerate(SOURCES)}
 
-FAMILY_OF: dict[str, str] = {
-    "action": "actions",
-    "witch": "witches",
-    "building": "buildings",
-    "spell": "spells",
-    "animal": "animals",
-    "omen": "omens",
-    "potion": "potions",
-    "brew": "potions",
-    "ritual_row": "ritual",
-    "patient": "patients",
-    "crowd_pick": "crowd",
-    "trial": "trials",
-    "divination": "divination",
-    "end": "scoring",
-    "capture": "penalties",
-    "overflow": "penalties",
-}
+FAMILY_OF: dict[str, str] = CAUSE_FAMILIES  # named once, in the content model, like the sources
 """The family of a cause id, by its prefix (``witch:johanna`` -> witches); any other cause is in ``other``."""
 FAMILIES: tuple[str, ...] = (*dict.fromkeys(FAMILY_OF.values()), "other")
 """The ``wisdom_from_<family>`` columns: they partition a seat's Wisdom (they sum to ``wisdom``), as ``components``

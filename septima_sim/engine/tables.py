@@ -55,13 +55,7 @@ class Tables:
         self.witch_cause = tuple(f"witch:{w.id}" for w in content.witches)
         self.building_cause = tuple(f"building:{b.id}" for b in content.buildings)
         self.potion_index = {p.id: i for i, p in enumerate(content.potions)}
-        # a potion effect's argument -> the potions it may give: "any", a kind ("remedy", "practical") or one potion
-        group: dict[str, list[int]] = {pot.id: [i] for i, pot in enumerate(content.potions)}
-        kinds: dict[str, list[int]] = {"remedy": [], "practical": []}
-        for i, pot in enumerate(content.potions):
-            kinds.setdefault(pot.kind, []).append(i)
-        group |= kinds | {"any": list(range(len(content.potions)))}
-        self.potion_group = {arg: tuple(potions) for arg, potions in group.items()}
+        self.potion_group = potion_groups(content)
         self.ingredient_index = {name: i for i, name in enumerate(INGREDIENTS)}
         disease_ids = [d.id for d in content.diseases]
         remedy_of = [-1] * len(disease_ids)  # disease index -> potion index of its Remedy
@@ -104,3 +98,13 @@ def tables_for(content: Content, full: bool) -> Tables:
     if tables is None:
         tables = _TABLES[key] = Tables(content, full)
     return tables
+
+
+def potion_groups(content: Content) -> dict[str, tuple[int, ...]]:
+    """A potion effect's argument -> the potions it may give: "any", a kind ("remedy", "practical") or one potion."""
+    group: dict[str, list[int]] = {pot.id: [i] for i, pot in enumerate(content.potions)}
+    kinds: dict[str, list[int]] = {"remedy": [], "practical": []}
+    for i, pot in enumerate(content.potions):
+        kinds.setdefault(pot.kind, []).append(i)
+    group |= kinds | {"any": list(range(len(content.potions)))}
+    return {arg: tuple(potions) for arg, potions in group.items()}

@@ -442,15 +442,21 @@ class SealedView:
         "witches_out",
     )
 
-    def __init__(self, game: Game, seat: int) -> None:
-        """The static parts; ``seal`` fills the rest at each decision."""
+    def __init__(self, seat: int, content: Content, board: Board, n_players: int, full: bool) -> None:
+        """The static parts (``sealed_view(game, seat)``); ``seal`` fills the rest at each decision."""
         self.seat = seat
-        self.content: Content = game.content  # static and public (read-only content: see content/model.py)
-        self.board: Board = game.board  # static and public, shared by every game of the content pack
-        self.n_players = game.n
-        self.full = game.full
+        self.content: Content = content  # static and public (read-only content: see content/model.py)
+        self.board: Board = board  # static and public, shared by every game of the content pack
+        self.n_players = n_players
+        self.full = full
         self.lunar: tuple[int, ...] = ()
         self.my_goals: tuple[int, ...] = ()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as plain data (a plugin's process gets a copy, ``players/isolated.py``): the content pack and the
+        values of ``SEALED_FIELDS``; the board is derived from the pack again (``unpickle_sealed``)."""
+        values = (self.seat, self.n_players, self.full, *(getattr(self, name) for name in SEALED_FIELDS))
+        return (unpickle_sealed, (self.content, values))
 
     def module(self, name: str) -> object:
         """The public state of an enabled rules module, or None when the module is off."""
@@ -482,6 +488,46 @@ class SealedView:
         self.witches_out = tuple(s.witch_box)
         self.potion_supply = tuple(s.potion_supply)
         self.modules = {m.name: m.public(g, seat) for m in g.modules}
+
+
+SEALED_FIELDS: Final = (
+    "lunar",
+    "my_goals",
+    "players",
+    "me",
+    "season",
+    "turn",
+    "step",
+    "order",
+    "played",
+    "septima_markers",
+    "patients",
+    "hunters",
+    "trial",
+    "crowd",
+    "spell_market",
+    "buildings",
+    "witches_out",
+    "potion_supply",
+    "modules",
+)
+"""The members ``seal`` writes at each decision besides the static ones: what a pickled view carries."""
+
+
+def sealed_view(game: Game, seat: int) -> SealedView:
+    """The sealed view of ``seat`` in ``game`` (its static parts; ``seal`` fills the rest at each decision)."""
+    return SealedView(seat, game.content, game.board, game.n, game.full)
+
+
+def unpickle_sealed(content: Content, values: tuple[object, ...]) -> SealedView:
+    """A sealed view from its pickled values (``SealedView.__reduce__``), its board derived from the content pack."""
+    from septima_sim.engine.tables import board_for
+
+    seat, n_players, full = cast(int, values[0]), cast(int, values[1]), cast(bool, values[2])
+    view = SealedView(seat, content, board_for(content), n_players, full)
+    for name, value in zip(SEALED_FIELDS, values[3:], strict=True):
+        setattr(view, name, value)
+    return view
 
 
 @functools.cache
@@ -522,7 +568,7 @@ def make_view(game: Game, seat: int, policy: Policy) -> LiveView | SealedView:
     """The view a policy gets: live for a built-in policy that declares ``live_view = True``, else sealed."""
     if trusted(policy) and getattr(type(policy), "live_view", False) is True:
         return LiveView(game, seat)
-    return SealedView(game, seat)
+    return sealed_view(game, seat)
 
 
 # ---- the search capability ----------------------------------------------------------------------------------------

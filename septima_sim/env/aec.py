@@ -34,7 +34,7 @@ from septima_sim.engine.game import EventSink, Game
 from septima_sim.engine.modules import MODULES
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.tables import board_for
-from septima_sim.engine.view import Recorder, SealedView, Simulator
+from septima_sim.engine.view import Recorder, Simulator, sealed_view
 from septima_sim.env.actions import ActionLayout, IllegalAction, Mask
 from septima_sim.env.driver import Driver, ExternalSeat, ForkedSeat, Pause
 from septima_sim.env.fields import Vector
@@ -348,7 +348,7 @@ class SeptimaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
             raise RuntimeError("no game to observe (never reset, or closed): reset the environment")
         pause = self._pause
         decision = pause.decision if pause is not None and pause.decision.seat == seat else None
-        view = SealedView(game, seat)
+        view = sealed_view(game, seat)
         view.seal(game, seat)
         vector: Vector = self.encoder.encode(view, decision)
         mask = self.layout.mask(decision) if decision is not None else np.zeros(self.layout.size, np.int8)

@@ -48,7 +48,6 @@ from septima_sim.env.fields import (
     many_hot,
     one_hot,
 )
-from septima_sim.env.module_fields import MODULE_FIELDS
 
 ENCODING_VERSION = 1
 """The encoding scheme (fields, order, scaling); bump it with any hand-made change of this file."""
@@ -414,7 +413,7 @@ class Encoder:
         self.fields: list[Field] = []
         self._writers: list[tuple[int, Writer]] = []
         offset = 0
-        module_specs = [s for name in MODULES if name in MODULE_FIELDS for s in MODULE_FIELDS[name](content, board)]
+        module_specs: list[Spec] = [s for m in MODULES.values() if m.observation for s in m.observation(content, board)]
         for spec in (*table_specs(content, board), *module_specs, *decision_specs(content, board)):
             self.fields.append(Field(spec.name, offset, spec.size, spec.doc))
             self._writers.append((offset, spec.write))

@@ -19,7 +19,7 @@ from septima_sim.players.lineup import Lineup
 from septima_sim.players.random_policy import RandomPolicy
 from septima_sim.players.search import SearchPolicy
 from septima_sim.players.weights import Weights, load_personas
-from septima_sim.plugin_guard import PluginError, PluginPolicy
+from septima_sim.plugin_guard import PluginError, PluginPolicy, decision_timeout
 
 LINEUPS_FILE = Path(__file__).parent.parent / "content" / "lineups.toml"
 SEARCH_BUDGET = 200
@@ -144,8 +144,7 @@ def policy_names() -> list[str]:
 
 
 def _instantiate(cls: object, name: str) -> Policy:
-    """An instance of a plugin Policy class, checked against the Policy protocol; its ``name`` defaults to ``name``.
-    It plays behind ``plugin_guard.PluginPolicy``: its faults and slow decisions are named as the plugin's."""
+    """An instance of a plugin Policy class, checked against the Policy protocol; its ``name`` defaults to ``name``."""
     if not callable(cls):
         raise UnknownPolicyError(f"persona {name!r} does not name a class")
     try:
@@ -158,16 +157,21 @@ def _instantiate(cls: object, name: str) -> Policy:
     own = getattr(policy, "name", None)
     if not isinstance(own, str) or not PERSONA_NAME.match(own):  # a plugin's own name must be a safe persona name
         policy.name = name
-    try:
-        return PluginPolicy(cast(Policy, policy), name)
-    except PluginError as exc:  # a bad SEPTIMA_DECISION_TIMEOUT: bad input, reported before any game
-        raise UnknownPolicyError(str(exc)) from None
+    return cast(Policy, policy)
 
 
-def _plugin(name: str) -> Policy:
-    """The Policy named ``py:module:Class`` (module importable from ``PYTHONPATH``)."""
+def _unknown(name: str) -> UnknownPolicyError:
+    return UnknownPolicyError(f"unknown persona {name!r} (known: {', '.join(policy_names())}, or py:module:Class)")
+
+
+def _check_plugin_name(name: str) -> None:
     if not PLUGIN_NAME.match(name):
         raise UnknownPolicyError(f"bad plugin persona {name!r}: use py:module:Class (Python identifiers)")
+
+
+def _plugin_class(name: str) -> object:
+    """The class named ``py:module:Class`` (module importable from ``PYTHONPATH``)."""
+    _check_plugin_name(name)
     module_name, _, class_name = name[len(PLUGIN_PREFIX) :].partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -176,7 +180,38 @@ def _plugin(name: str) -> Policy:
     cls = getattr(module, class_name, None)
     if cls is None:
         raise UnknownPolicyError(f"plugin persona {name!r}: module {module_name!r} has no {class_name!r}")
+    return cls
+
+
+def plugin_instance(name: str) -> Policy:
+    """A bare instance of the plugin persona ``name`` (``py:module:Class`` or an installed entry point), created in
+    the calling process: the plugin's process (``players/isolated_child.py``), or this one when plugins play
+    in-process. UnknownPolicyError if it cannot be imported or created, or is not a Policy."""
+    if name.startswith(PLUGIN_PREFIX):
+        return _instantiate(_plugin_class(name), name)
+    installed = _installed().get(name)
+    if installed is None:
+        raise _unknown(name)
+    try:
+        cls = installed.load()  # type: ignore[attr-defined]
+    except Exception as exc:
+        raise UnknownPolicyError(f"installed persona {name!r} failed to load: {exc}") from None
     return _instantiate(cls, name)
+
+
+def _plugin_policy(name: str) -> Policy:
+    """A plugin persona as the engine plays it: in a process of its own (``players/isolated.py``), or, with
+    ``SEPTIMA_PLUGINS_IN_PROCESS=1`` (unsafe: the plugin can reach the live game), in this process. Either way behind
+    ``plugin_guard``: its faults and slow decisions are named as the plugin's."""
+    from septima_sim.players.isolated import IsolatedPolicy, in_process
+
+    try:
+        timeout = decision_timeout()
+    except PluginError as exc:  # a bad SEPTIMA_DECISION_TIMEOUT: bad input, reported before any game
+        raise UnknownPolicyError(str(exc)) from None
+    if in_process():
+        return PluginPolicy(plugin_instance(name), name, timeout)
+    return IsolatedPolicy(name, timeout)
 
 
 def make_policy(name: str) -> Policy:
@@ -193,18 +228,14 @@ def make_policy(name: str) -> Policy:
     if name == "vsearch" or name.startswith("vsearch:"):
         return _learned(name)
     if name.startswith(PLUGIN_PREFIX):
-        return _plugin(name)
+        _check_plugin_name(name)
+        return _plugin_policy(name)
     factory = POLICIES.get(name)
     if factory is not None:
         return factory()
-    installed = _installed().get(name)
-    if installed is not None:
-        try:
-            cls = installed.load()  # type: ignore[attr-defined]
-        except Exception as exc:
-            raise UnknownPolicyError(f"installed persona {name!r} failed to load: {exc}") from None
-        return _instantiate(cls, name)
-    raise UnknownPolicyError(f"unknown persona {name!r} (known: {', '.join(policy_names())}, or py:module:Class)")
+    if name in _installed():
+        return _plugin_policy(name)
+    raise _unknown(name)
 
 
 def builtin_lineups() -> dict[str, Lineup]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from septima_sim.content import Content
 from septima_sim.engine import GameConfig
 from septima_sim.engine.decisions import Policy
-from septima_sim.engine.modules import toggled
+from septima_sim.engine.modules import MODULES, toggled
 from septima_sim.replay.page import render_page, write_page
 from septima_sim.replay.snapshot import Recording, record_game
 
@@ -22,7 +22,8 @@ __all__ = ["Recording", "game_title", "record_game", "render_page", "write_game_
 
 def game_title(config: GameConfig, seed: int, where: str = "") -> str:
     """A one-line description of the game for the page title, e.g. ``4 players · Full · Shapeshifting · seed 3``."""
-    parts = ["solo" if config.players == 1 else f"{config.players} players", config.mode.capitalize()]
+    table = [s.title.lower() for s in MODULES.values() if s.automatic and s.name in config.modules]  # e.g. solo
+    parts = [table[0] if table else f"{config.players} players", config.mode.capitalize()]
     parts.extend(spec.title or spec.name for spec in toggled() if spec.name in config.modules)
     parts.append(f"seed {seed}")
     if where:

@@ -3,6 +3,7 @@ files in one output folder."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import polars as pl
@@ -11,9 +12,10 @@ from jinja2 import Environment, PackageLoader
 from septima_sim import analysis
 from septima_sim.analysis import RunTables, Settings
 from septima_sim.analysis.skill import component_robustness
+from septima_sim.engine.modules import MODULES
 from septima_sim.report.ablation import table as ablate_table
 from septima_sim.report.examples import Example, component_examples, seat_example, write_examples
-from septima_sim.report.headlines import Findings, headlines
+from septima_sim.report.headlines import Findings, Headline, headlines
 from septima_sim.report.markdown import md_escape
 from septima_sim.report.page import Builder, Report
 from septima_sim.report.sections import (
@@ -26,7 +28,6 @@ from septima_sim.report.sections import (
     outcomes,
     personas,
     seats,
-    solo,
     sources,
     suspicion,
     sweeps,
@@ -68,7 +69,7 @@ def build_report(
     rarely = coverage.add(b, run)
     mods = modules.add(b, run)
     personas.add(b, run)
-    solo_tables = solo.add(b, run)
+    module_lines = _module_sections(b, run)
     if other is not None:
         compare_section.add(b, run, other, comps)
     if study is not None:
@@ -79,7 +80,7 @@ def build_report(
         seat_tables,
         comps,
         mods,
-        solo_tables,
+        module_lines,
         component_robustness(run, comps, b.settings),
         ablate_table.read(ablation) if ablation is not None else None,
         b.settings,
@@ -89,6 +90,18 @@ def build_report(
     out = Path(out_dir) if out_dir else run.path / "report"
     links = write_examples(run, _wanted_examples(run, comps, findings), out)
     return _write(out, run, other, b, findings, notice, links, rarely)
+
+
+def _module_sections(b: Builder, run: RunTables) -> list[Headline]:
+    """The report sections the registered modules add (``ModuleSpec.report``, ``package.module:function``), for the
+    modules whose flag column the run has, in registry order; their headline candidates."""
+    present = run.games.collect_schema().names()
+    lines: list[Headline] = []
+    for spec in MODULES.values():
+        if spec.report and spec.name in present:
+            where, _, name = spec.report.partition(":")
+            lines += getattr(importlib.import_module(where), name)(b, run, spec.name)
+    return lines
 
 
 def _wanted_examples(run: RunTables, comps: pl.DataFrame, findings: Findings) -> dict[str, tuple[str, str, int]]:

@@ -9,6 +9,7 @@ each seat finding says whether it holds at every skill level (``analysis.skill``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -100,13 +101,14 @@ def headlines(
     seats: SeatTables,
     comps: pl.DataFrame,
     mods: pl.DataFrame,
-    solo: dict[str, pl.DataFrame] | None,
+    module_lines: Sequence[Headline] | None,
     component_skill: dict[tuple[str, str], str] | None = None,
     causal: pl.DataFrame | None = None,
     settings: Settings | None = None,
 ) -> Findings:
     """The findings in order of severity for fairness, at most MAX_HEADLINES (``seats`` is the seat section's
-    SeatTables; ``component_skill`` the robustness of flagged components across lineups, ``skill``)."""
+    SeatTables; ``module_lines`` the headline candidates of the modules' own report sections, ``ModuleSpec.report``;
+    ``component_skill`` the robustness of flagged components across lineups, ``skill``)."""
     fairness = sorted(_fairness(seats), key=lambda x: x[0])
     lines = [h for _, h in fairness[:MAX_FAIRNESS]]
     rest = [h for _, h in fairness[MAX_FAIRNESS:]]
@@ -116,7 +118,7 @@ def headlines(
         lines.append(Headline(f"{len(rest)} more setting(s) in Seat balance ({summary})", "neutral"))
     settings = settings or Settings()
     others = _causal(causal) + _components(comps, component_skill or {}, settings) + _modules(mods, seats.modules)
-    others += _solo(solo, settings)
+    others += module_lines or ()
     room = MAX_HEADLINES - len(lines)
     lines += others[:room]
     return Findings(lines, max(0, len(others) - room))
@@ -186,21 +188,6 @@ def _modules(mods: pl.DataFrame, modules: tuple[Module, ...]) -> list[Headline]:
             )
         )
     return out
-
-
-def _solo(solo: dict[str, pl.DataFrame] | None, settings: Settings) -> list[Headline]:
-    if solo is None:
-        return []
-    lo, hi = settings.solo_band
-    return [
-        Headline(
-            f"Solo ({r.get('label') or r['cell_id']}): the player beats the Widow in {ci_pct(r, 'rate')} of "
-            f"{r['games']:,} games: {r['verdict']}",
-            "flagged" if str(r["verdict"]).startswith("too") else ("ok" if r["verdict"] == "ok" else "unclear"),
-            basis=Basis("solo_win", 1, 100 * min(abs(r["rate"] - lo), abs(r["rate"] - hi))),
-        )
-        for r in solo["win"].iter_rows(named=True)
-    ]
 
 
 def _component_line(r: Row) -> str:

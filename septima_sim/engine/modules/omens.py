@@ -19,15 +19,17 @@ from septima_sim.engine import effects, payment, supply
 from septima_sim.engine.config import ConfigError
 from septima_sim.engine.decisions import Kind
 from septima_sim.engine.modules.base import Module
-from septima_sim.engine.modules.spec import Column, Component, ModuleSpec, ReplayPart
+from septima_sim.engine.modules.spec import Axis, Column, Component, ModuleSpec, ReplayPart
 from septima_sim.engine.rule_effects import NO_RULE_EFFECT, RuleEffect
 from septima_sim.engine.state import TABLE
 
 if TYPE_CHECKING:
     import random
 
+    from septima_sim.engine.board import Board
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Patient, Player
+    from septima_sim.env.fields import Out, Scene, Spec
 
 
 def omen_sweep_sequences(content: Content) -> list[tuple[str, ...]]:
@@ -576,6 +578,70 @@ def replay_frame(om: dict[str, Any], content: Content) -> dict[str, Any]:
     }
 
 
+DECK_NAMES: Final[tuple[str, ...]] = ("random", "sweep")
+"""Omen deck values besides a fixed list of card ids: a random deck (O1), or the sweep that puts each card in each
+season position once (one cell per fixed deck, ``omen_sweep_sequences``)."""
+
+
+def deck_values(values: list[Any], content: Content) -> list[str]:
+    """The ``omen_deck`` axis' cell values: "random", or fixed decks written as card ids joined by "+" ("sweep"
+    expands); ValueError for a deck the pack refutes."""
+    known = [o.id for o in content.omens if not o.sabbath]
+    decks: list[str] = []
+    for value in values:
+        if value == "sweep":
+            decks.extend("+".join(seq) for seq in omen_sweep_sequences(content))
+        elif isinstance(value, list):
+            unknown = [x for x in value if x not in known]
+            if unknown or len(value) != content.omen_deck_size or len(set(value)) != len(value):
+                raise ValueError(
+                    f"a fixed deck lists {content.omen_deck_size} different Omens"
+                    + (f"; unknown {', '.join(map(repr, unknown))} (known: {', '.join(known)})" if unknown else "")
+                )
+            decks.append("+".join(value))
+        elif value in DECK_NAMES:
+            decks.append(value)
+        else:
+            hint = (
+                f" (write a fixed deck as a list inside the list: omen_deck = [[{value!r}, ...]])"
+                if value in known
+                else " (random, sweep, or a list of Omen ids)"
+            )
+            raise ValueError(f"unknown Omen deck {value!r}{hint}")
+    return decks
+
+
+def deck_config(value: str) -> dict[str, Any]:
+    """A cell's ``GameConfig.omen_deck``: the fixed deck's card ids (``()`` for a random deck)."""
+    return {"omen_deck": () if value == "random" else tuple(value.split("+"))}
+
+
+def observation_fields(c: Content, b: Board) -> list[Spec]:
+    """The observation's Omens field (``OmensView``): the face-up next Omen and the Omen in force, one-hot, and
+    its half in force."""
+    from septima_sim.env.fields import Spec, one_hot  # the step environment's layer, loaded only when it is used
+
+    n_omens = len(c.omens)
+
+    def omen(out: Out, off: int, sc: Scene) -> None:
+        v = sc.view.modules.get("omens")
+        if not isinstance(v, OmensView):
+            return
+        one_hot(out, off, v.upcoming, n_omens)
+        one_hot(out, off + n_omens, v.card, n_omens)
+        out[off + 2 * n_omens] = float(v.side == "bright")
+        out[off + 2 * n_omens + 1] = float(v.side == "dark")
+
+    return [
+        Spec(
+            "omens",
+            2 * n_omens + 2,
+            "the face-up next Omen, one-hot; the Omen in force, one-hot; its half in force (bright, dark)",
+            omen,
+        )
+    ]
+
+
 SPEC: Final = ModuleSpec(
     name="omens",
     token="om",
@@ -584,8 +650,9 @@ SPEC: Final = ModuleSpec(
     game_columns=(Column("omen_cards", "list[str]", []), Column("omen_halves", "list[str]", [])),
     event_fields=(Column("omen", "str"), Column("omen_half", "str")),  # on every event while an Omen is active
     title="Omens",
-    cell_axes=(("omen_deck", "none"),),
-    components=(Component("omen half", "omen_halves", game_level=True),),
+    axes=(Axis("omen_deck", str | list[str], ("random",), "none", deck_values, deck_config),),
+    components=(Component("omen half", "omen_halves", game_level=True, namespace="omens"),),
     help="Play with the Omens module (random Omen deck).",
     replay=ReplayPart("omen", "omens", replay_frame),
+    observation=observation_fields,
 )

@@ -19,9 +19,11 @@ from septima_sim.engine.rule_effects import NO_SEAT_EFFECT, SeatEffect
 if TYPE_CHECKING:
     import random
 
-    from septima_sim.content.model import Animal
+    from septima_sim.content.model import Animal, Content
+    from septima_sim.engine.board import Board
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
+    from septima_sim.env.fields import Out, Scene, Spec
 
 
 class AnimalSeat:
@@ -396,6 +398,34 @@ ABILITIES: Final[dict[str, SeatEffect]] = {
 }
 """Animal abilities by content id (``animals.toml`` ``ability``; the loader checks them against ANIMAL_ABILITIES)."""
 
+
+def observation_fields(c: Content, b: Board) -> list[Spec]:
+    """The observation's Shapeshifting field (``ShapeshiftingView``): per seat block its animal form and its two
+    animal tiles."""
+    from septima_sim.env.fields import MAX_SEATS, Spec, many_hot, one_hot  # the step environment's layer, when used
+
+    n_animals = len(c.animals)
+
+    def forms(out: Out, off: int, sc: Scene) -> None:
+        v = sc.view.modules.get("shapeshifting")
+        if not isinstance(v, ShapeshiftingView):
+            return
+        for seat, k in sc.relative.items():
+            o = off + k * 2 * n_animals
+            if seat < len(v.forms):
+                one_hot(out, o, v.forms[seat], n_animals)
+                many_hot(out, o + n_animals, v.animals[seat], n_animals)
+
+    return [
+        Spec(
+            "shapeshifting",
+            MAX_SEATS * 2 * n_animals,
+            "per seat block: its animal form (none = human form), one-hot, then its two animal tiles, many-hot",
+            forms,
+        )
+    ]
+
+
 SPEC: Final = ModuleSpec(
     name="shapeshifting",
     token="ss",
@@ -410,6 +440,7 @@ SPEC: Final = ModuleSpec(
     ),
     action_fields=(Column("form", "str", "human"),),
     title="Shapeshifting",
-    components=(Component("animal", "animals"),),
+    components=(Component("animal", "animals", namespace="animals"),),
     help="Play with the Shapeshifting module.",
+    observation=observation_fields,
 )

@@ -22,8 +22,11 @@ from septima_sim.engine.state import TABLE, WIDOW
 if TYPE_CHECKING:
     import random
 
+    from septima_sim.content.model import Content
+    from septima_sim.engine.board import Board
     from septima_sim.engine.game import Game
     from septima_sim.engine.state import Player
+    from septima_sim.env.fields import Out, Scene, Spec
 
 WIDOW_TOKEN: Final = -4
 """A Widow citizen in the bag or a chamber (counts as angry for the player, B25 with W2)."""
@@ -426,6 +429,57 @@ def replay_frame(w: dict[str, Any], content: object) -> dict[str, Any]:
     }
 
 
+def observation_fields(c: Content, b: Board) -> list[Spec]:
+    """The observation's Black Widow field (``WidowView``): her leader's vertex, Spiders, suspicion, Wisdom, action
+    markers, citizens in the crowd and ritual row."""
+    from septima_sim.env.fields import COUNT_CAP, WISDOM_CAP, Spec, count, counts, one_hot  # the step env's layer
+
+    r = c.rules
+    n_vertices, n_actions = b.n_vertices, len(c.actions)
+    levels = r.suspicion_max - r.suspicion_min + 1
+    rows = len(c.ritual.rows)
+    spiders = max(1, c.widow.spiders)
+
+    def widow(out: Out, off: int, sc: Scene) -> None:
+        v = sc.view.modules.get("solo")
+        if not isinstance(v, WidowView):
+            return
+        one_hot(out, off, v.vertex, n_vertices)
+        on_vertex = [0] * n_vertices
+        for vertex in v.spiders:
+            on_vertex[vertex] += 1
+        counts(out, off + n_vertices, on_vertex, spiders)
+        o = off + 2 * n_vertices
+        one_hot(out, o, v.suspicion - r.suspicion_min, levels)
+        count(out, o + levels, v.wisdom, WISDOM_CAP)
+        one_hot(out, o + levels + 1, v.card, n_actions)
+        one_hot(out, o + levels + 1 + n_actions, v.last, n_actions)
+        count(out, o + levels + 1 + 2 * n_actions, v.crowd, COUNT_CAP)
+        one_hot(out, o + levels + 2 + 2 * n_actions, v.ritual_row, rows + 1)
+
+    return [
+        Spec(
+            "widow",
+            2 * n_vertices + levels + 2 * n_actions + 2 + rows + 1,
+            f"solo, the Black Widow: her leader's vertex, one-hot; her Spiders per vertex (/{spiders}); her suspicion, "
+            f"one-hot; her Wisdom (/{WISDOM_CAP}); her marker this turn and last turn, one-hot; her citizens in the "
+            f"crowd (/{COUNT_CAP}); her ritual row, one-hot",
+            widow,
+        )
+    ]
+
+
+def summary_line(game: dict[str, Any]) -> str:
+    """The line under ``septima-sim play``'s account of a solo game: the verdict against the Black Widow, the
+    Tribulations met and failed, her Wisdom."""
+    verdict = "wins against" if game["solo_won"] else "loses to"
+    failed: list[str] = game["tribulations_failed"]
+    return (
+        f"  The player {verdict} the Black Widow: {game['tribulations_met']} Tribulations met "
+        f"(failed: {', '.join(failed) or 'none'}); Widow Wisdom {game['widow_wisdom']}."
+    )
+
+
 SPEC: Final = ModuleSpec(
     name="solo",
     token="solo",
@@ -442,4 +496,7 @@ SPEC: Final = ModuleSpec(
         Column("solo_won", "bool"),
     ),
     replay=ReplayPart("widow", "widow", replay_frame),
+    observation=observation_fields,
+    summary=summary_line,
+    report="septima_sim.report.sections.solo:add",
 )

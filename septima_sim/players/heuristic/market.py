@@ -44,7 +44,7 @@ class SpellMarket(Valuation):
             card = self._t.action_index.get(s.requires, -1)
             share = (me.played[card] + 1) / (elapsed + 1) if card >= 0 else 0.0
             uses *= min(1.0, 0.5 + len(self._t.action_ids) * share / 2.0)
-        value = sum(self._effect_value(x, me) for x in s.effects) * uses
+        value = sum(self._effect_value(x, me, view) for x in s.effects) * uses
         return (value * (1.0 + 0.2 * self.w.biased(s.requires)) + (2.0 if s.ongoing else 0.0)) * lean
 
     def _column_access(self, view: LiveView, col: int, row: int) -> float:

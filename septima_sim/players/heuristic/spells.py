@@ -27,13 +27,15 @@ class SpellHandlers(WitchHandlers):
                 out.append(0.3)
             else:
                 s = spells[me.spells[i].idx]
-                out.append(sum(self._effect_value(e, me) for e in s.effects) + (2.0 if s.ongoing else 0.0))
+                out.append(sum(self._effect_value(e, me, view) for e in s.effects) + (2.0 if s.ongoing else 0.0))
         return out
 
     def _ready_spell(self, decision: Decision, view: LiveView) -> list[float]:
         me = view.me
         spells = self._c.spells
-        return [sum(self._effect_value(e, me) for e in spells[me.spells[i].idx].effects) for i in decision.options]
+        return [
+            sum(self._effect_value(e, me, view) for e in spells[me.spells[i].idx].effects) for i in decision.options
+        ]
 
     def _spell_gain(self, decision: Decision, view: LiveView) -> list[float]:
         """The face-up spell to take (B27): its value, rough before the spell is used, so spells within

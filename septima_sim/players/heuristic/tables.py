@@ -7,6 +7,7 @@ from septima_sim.content.model import Content
 from septima_sim.engine.board import Board
 from septima_sim.engine.hunters import catch_chance, roll_tail
 from septima_sim.engine.state import Patient
+from septima_sim.engine.tables import potion_groups
 from septima_sim.engine.view import LiveView
 
 
@@ -25,6 +26,7 @@ class Tables:
         "lunar_counts",
         "n_areas",
         "outcrops_at",
+        "potion_group",
         "recipes",
         "remedy_for_disease",
         "remember",
@@ -57,6 +59,7 @@ class Tables:
             if potion >= 0 and cured[potion] < 0:
                 cured[potion] = disease
         self.disease_of_remedy = tuple(cured)
+        self.potion_group = potion_groups(content)  # a potion effect's argument -> the potions it may give
         self.n_areas = len(areas)
         self.recipes = tuple(
             tuple((ing, pot.recipe.count(ing)) for ing in sorted(set(pot.recipe))) for pot in content.potions

@@ -164,8 +164,9 @@ class Valuation:
         value += w.seat * 0.3 * sum(1 for chamber in seated for s in chamber if s == self.seat)
         return value - self._sus_cost(0, max(0, me.suspicion))
 
-    def _effect_value(self, e: Effect, me: Player | None) -> float:
-        """Rough Wisdom worth of one content effect."""
+    def _effect_value(self, e: Effect, me: Player | None, view: LiveView | None = None) -> float:
+        """Rough Wisdom worth of one content effect (for the seat `me` of `view` now; a witch's or building's, for
+        the rest of a game, without them)."""
         w = self.w
         kind = e.kind
         if kind == "wisdom":
@@ -179,7 +180,11 @@ class Valuation:
         if kind == "suspicion":
             if me is None:  # a witch's or building's, for the rest of a game: at a middle suspicion level
                 return -e.amount * w.suspicion * (1.0 + w.suspicion_high)
-            return self._sus_value(me.suspicion, -e.amount) if e.amount < 0 else -self._sus_cost(me.suspicion, e.amount)
+            if e.amount >= 0:
+                return -self._sus_cost(me.suspicion, e.amount)
+            if view is None:
+                return self._sus_value(me.suspicion, -e.amount)
+            return self._sus_relief(view, me, -e.amount)
         if kind == "citizen_to_crowd":
             return e.amount * w.citizen * (1.0 if me is None or me.supply > 0 else 0.0)
         if kind == "crowd_pick":
@@ -191,7 +196,12 @@ class Valuation:
         if kind == "gain_spell":
             return w.spell
         if kind == "potion":
-            return w.potion + 1.5
+            if me is None or view is None:
+                return w.potion + 1.5
+            # the seat takes the one of the effect's potions worth most to it now (a Remedy whose patient waits...)
+            supply = view.potion_supply
+            worth = [self._potion_value(view, me, k, False) for k in self._t.potion_group[e.arg] if supply[k] > 0]
+            return max(worth, default=0.0)
         if kind == "move":  # a free move: a better vertex for the next cards
             return 3.0 * w.position + 0.25 * w.ingredient
         if kind == "return_card":
@@ -226,6 +236,35 @@ class Valuation:
             return 0.0
         return self._sus_cost(level - drop, drop)
 
+    def _sus_relief(self, view: LiveView, me: Player, n: int) -> float:
+        """Worth of lowering the seat's suspicion n points now, from what those points cost it in this state: the
+        persona's own cost of them (``_sus_value``); the catch chance they add at a raise with the hunter of the
+        leader's region (B15: it moves die + suspicion steps from its space; B16: a raise brings one to a region
+        without) times a catch, at every turn left in the season (the points stay until its trials); and the angry
+        citizens they add to the crowd at the season's trials (B24), each one a seat in the chamber the seat's loyal
+        citizens may not get (their share of the crowd)."""
+        level = me.suspicion
+        drop = min(n, level + 1)
+        if drop <= 0:
+            return 0.0
+        w = self.w
+        value = self._sus_value(level, drop)
+        if view.hunters:  # the region's hunter, or the one its first raise brings there (B16), from its space
+            board = self._t.board
+            risk = self._t.risk
+            far = board.dist[board.hunter_vertex[board.region_of[me.vertex]]][me.vertex]
+            turns = self._c.rules.turns_per_season - view.turn  # the points stay until the season's trials
+            value += turns * w.capture * (risk(level + 1)[far] - risk(level + 1 - drop)[far])
+        rules = self._c.rules
+        angry = rules.angry_by_level
+        low = rules.suspicion_min
+        fewer = angry[level - low] - angry[level - drop - low]
+        if fewer:
+            neutral, angry_now, loyal = view.crowd
+            crowd = neutral + angry_now + sum(loyal)
+            value += fewer * w.trial * w.seat * (me.crowd + 1) / (crowd + 1)
+        return value
+
     def _standing(self, view: LiveView) -> dict[int, int]:
         """Region -> vertex of the standing (active) hunter on its hunter space."""
         hunt = self._hunt
@@ -249,9 +288,9 @@ class Valuation:
             return memo
         d = self._c.diseases[disease]
         step = me.tracks[disease]
-        value = self.w.heal
+        value = self._hv[disease] = self.w.heal  # provisional: a reward that values a heal again (a Remedy) stops
         if step < len(d.rewards):
-            value += (d.end_values[step + 1] - d.end_values[step]) + self._effect_value(d.rewards[step], me)
+            value += (d.end_values[step + 1] - d.end_values[step]) + self._effect_value(d.rewards[step], me, view)
         if step == 0:
             zeros = sum(1 for x in me.tracks if x == 0)
             value += self._c.rules.all_tracks_bonus / zeros
@@ -505,5 +544,5 @@ class Valuation:
             value += w.ritual_row
             ribbon = track.ribbons.get(row)
             if ribbon is not None and not me.ribbons >> row & 1:
-                value += sum(self._effect_value(e, me) for e in ribbon[1]) - ribbon[0] * w.ingredient
+                value += sum(self._effect_value(e, me, view) for e in ribbon[1]) - ribbon[0] * w.ingredient
         return value

@@ -9,7 +9,7 @@ import polars as pl
 from jinja2 import Environment
 
 from septima_sim.report import charts
-from septima_sim.report.ablation import table
+from septima_sim.report.ablation import interactions, table
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Septima: causal component effects</title>
@@ -32,6 +32,11 @@ who happened to hold what.</p>
 <table><tr>{% for h in headers %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for row in rows %}<tr>{% for v in row %}<td{% if v == "flagged" %} class="flag"{% endif %}>{{ v }}</td>{% endfor %}
 </tr>{% endfor %}</table>
+{% if pair_rows %}<h2>Interactions (ablate --pairs)</h2>
+<p>Interaction = effect of removing A + effect of removing B − effect of removing both, on the same seeds. Positive:
+they stack (together they give more than the sum of each alone); negative: they overlap.</p>
+<table><tr>{% for h in pair_headers %}<th>{{ h }}</th>{% endfor %}</tr>
+{% for row in pair_rows %}<tr>{% for v in row %}<td>{{ v }}</td>{% endfor %}</tr>{% endfor %}</table>{% endif %}
 {% if skipped %}<h2>Not measured</h2><ul>{% for s in skipped %}<li>{{ s }}</li>{% endfor %}</ul>{% endif %}
 </body></html>
 """
@@ -132,6 +137,7 @@ def write(folder: Path, tolerance: float) -> Path:
         for k, c, a, s in status.select("kind", "component", "arm", "status").iter_rows()
         if (k, c, a) not in measured
     ]
+    pairs = interactions.read(folder)
     html = (
         Environment(autoescape=True)
         .from_string(_PAGE)
@@ -142,6 +148,8 @@ def write(folder: Path, tolerance: float) -> Path:
             headers=HEADERS,
             rows=rows(frame),
             skipped=skipped,
+            pair_headers=interactions.HEADERS,
+            pair_rows=interactions.display(pairs) if pairs is not None else [],
         )
     )
     path = folder / "ablation.html"

@@ -11,6 +11,7 @@ from septima_sim.analysis import RunTables
 from septima_sim.content import ContentError
 from septima_sim.content import provenance as sourced
 from septima_sim.content.loader import content_tree
+from septima_sim.engine.modules import MODULES
 from septima_sim.report import charts
 from septima_sim.report.ablation.table import note
 from septima_sim.report.fmt import Row, ci_num, ci_pct, col, pval, table
@@ -22,10 +23,9 @@ NAMESPACES = {
     "spell": "spells",
     "divination goal": "goals",
     "building": "buildings",
-    "animal": "animals",
-    "omen half": "omens",
 }
-"""The content namespace of each component kind of ``analysis.component_impact``."""
+"""The content namespace of each base-game component kind of ``analysis.component_impact``; a module's kinds
+declare theirs (``Component.namespace``)."""
 
 
 def _notes(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
@@ -35,9 +35,10 @@ def _notes(run: RunTables, items: list[tuple[str, str]]) -> list[str]:
         tree = content_tree(run.manifest.get("config", {}).get("content"))
     except ContentError:  # a pack moved or deleted since the run: no tag rather than no report
         tree = {}
+    spaces = {**NAMESPACES, **{c.name: c.namespace for spec in MODULES.values() for c in spec.components}}
     out = []
     for kind, item in items:
-        entry = tree.get(NAMESPACES.get(kind, ""), {}).get(item, {})
+        entry = tree.get(spaces.get(kind, ""), {}).get(item, {})
         out.append(note(kind, sourced.tag(entry), sourced.assumed_parts(entry)))
     return out
 
