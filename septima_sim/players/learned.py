@@ -45,10 +45,10 @@ CANDIDATES = 2
 """Cards looked ahead at a card choice: the heuristic's best this many (the rest are rarely right and cost a copy)."""
 CLEAR_LEAD = 4.0
 """When the heuristic's best card leads its second by this many Wisdom units, it is played without a look-ahead."""
-CONFIDENT = 1.0
+CONFIDENT = 0.5
 """``learned`` looks ahead only when the chooser's value of balanced's best card minus its second (the look-ahead's
 expected difference, in Wisdom units of final margin) is smaller than this times 2 / players (a copy plays every
-seat's turn: 1.0 at 2 players, 0.5 at 4); the confident ones cost no copy."""
+seat's turn: 0.5 at 2 players, 0.25 at 4); the confident ones cost no copy."""
 PRIOR = 1.0
 """Weight of the chooser's value beside the look-ahead's difference (one re-guess: a noisy sample of the same)."""
 DISTILL_SAMPLES = 1
