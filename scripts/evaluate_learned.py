@@ -5,7 +5,8 @@ The learned seat's CPU per game is the CPU of a learned-vs-balanced game minus h
 game on the same seed (balanced's own seat), so the rollouts it runs inside its look-ahead count as its own. Prints a
 plain-text report; it is not a test. Usage: ``python scripts/evaluate_learned.py [--seeds N] [--seed0 S]
 [--players P] [--player NAME] [--candidates C] [--lead L] [--confident X] [--prior W] [--model FILE] [--chooser FILE]
-[--evaluator model|heuristic] [--versus A B]``.
+[--evaluator model|heuristic] [--versus A B] [--plausible X] [--uniform] [--other-share S]``. ``--versus A B`` plays
+A against B head to head (at 4 players two seats each) with each side's CPU timed on its own decisions.
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ class _Column:
 
 
 def head_to_head(content: Content, config: GameConfig, a: str, b: str, seeds: range) -> None:
-    """``a`` against ``b`` (2 players), each seed in both seatings, with each side's CPU per game: the CPU inside
-    each seat's ``choose`` (its rollouts included), timed on the instance."""
+    """``a`` against ``b``, each seed in both seatings (at 4 players A B A B and B A B A: each side holds two seats),
+    with each side's win share (the share of wins its seats took) and CPU per game: the CPU inside each seat's
+    ``choose`` (its rollouts included), timed on the instance."""
     spent = {a: 0.0, b: 0.0}
+    n = config.players
 
     def timed(policy: Policy) -> Policy:
         original = policy.choose
@@ -54,13 +57,16 @@ def head_to_head(content: Content, config: GameConfig, a: str, b: str, seeds: ra
 
     shares = []
     for seed in seeds:
-        first = play_game(config, content, [timed(make_policy(a)), timed(make_policy(b))], seed).winners
-        second = play_game(config, content, [timed(make_policy(b)), timed(make_policy(a))], seed).winners
-        shares.append(((1.0 / len(first) if 0 in first else 0.0) + (1.0 / len(second) if 1 in second else 0.0)) / 2)
+        share = 0.0
+        for first, second in ((a, b), (b, a)):
+            names = [first if s % 2 == 0 else second for s in range(n)]
+            winners = play_game(config, content, [timed(make_policy(name)) for name in names], seed).winners
+            share += sum(1.0 / len(winners) for s in winners if names[s] == a) / 2
+        shares.append(share)
     r = summarize(shares)
     games = 2 * len(seeds)
-    print(f"## {a} vs {b} (2 players, Full, both modules, seeds {seeds.start}..{seeds.stop - 1} in both seatings)")
-    print(f"  {a} win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {games} games")
+    print(f"## {a} vs {b} ({n} players, Full, both modules, seeds {seeds.start}..{seeds.stop - 1} in both seatings)")
+    print(f"  {a} win share {r.share:.1%} [{r.low:.1%}, {r.high:.1%}] over {games} games (fair: 50%)")
     print(
         f"  CPU per game: {a} {spent[a] / games:.3f} s, {b} {spent[b] / games:.3f} s "
         f"({spent[a] / spent[b]:.2f} of {b}'s)"
@@ -81,6 +87,17 @@ def main() -> None:
     parser.add_argument("--chooser", help="chooser file (default: the shipped one)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument(
+        "--plausible", type=float, default=learned.PLAUSIBLE, help="vsearch: heuristic gap of the cards looked at"
+    )
+    parser.add_argument(
+        "--uniform", action="store_true", help="vsearch: the same look-aheads on every card (no sequential halving)"
+    )
+    parser.add_argument("--card-share", type=float, default=learned.CARD_SHARE, help="vsearch: budget share at cards")
+    parser.add_argument("--close-call", type=float, default=learned.CLOSE_CALL, help="vsearch: close-call margin")
+    parser.add_argument(
+        "--other-share", type=float, default=learned.OTHER_SHARE, help="vsearch: budget share at the draft and spells"
+    )
+    parser.add_argument(
         "--evaluator", choices=("model", "heuristic"), default="model", help="heuristic: state_value instead"
     )
     parser.add_argument("--player", default="learned", help="the player set against balanced (e.g. vsearch:20)")
@@ -96,6 +113,9 @@ def main() -> None:
         learned.default_model = lambda: _Column(model, column)  # type: ignore[assignment,return-value]
     learned.CANDIDATES, learned.CLEAR_LEAD = args.candidates, args.lead
     learned.CONFIDENT, learned.PRIOR = args.confident, args.prior
+    learned.HALVING, learned.PLAUSIBLE = not args.uniform, args.plausible
+    learned.OTHER_SHARE, learned.CLOSE_CALL = args.other_share, args.close_call
+    learned.CARD_SHARE = args.card_share
     content = load_content()
     config = GameConfig(args.players, "full", modules=frozenset({"shapeshifting", "omens"}))
     n = args.players

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +207,98 @@ def test_learned_fast_makes_no_copy_and_learned_none_where_the_chooser_is_sure(
     gated = copies_of("learned")
     monkeypatch.setattr(learned_mod, "CONFIDENT", float("inf"))  # every contested card looked ahead
     assert 0 < gated < copies_of("learned")
+
+
+def count_copies(monkeypatch: pytest.MonkeyPatch, method: str) -> Counter[tuple[int, int]]:
+    """Counts the calls of ``Simulator.<method>`` (a copy of the game) per (id of the decision, option)."""
+    from septima_sim.engine.decisions import Decision
+    from septima_sim.engine.view import Simulator
+
+    copies: Counter[tuple[int, int]] = Counter()
+    original = getattr(Simulator, method)
+
+    def counted(self: Simulator, decision: Decision, index: int, *args: Any) -> Any:
+        copies[id(decision), index] += 1
+        return original(self, decision, index, *args)
+
+    monkeypatch.setattr(Simulator, method, counted)
+    return copies
+
+
+def test_vsearch_halves_its_budget_onto_the_heuristics_plausible_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """vsearch:N: at most CARD_SHARE * N copies per card choice, none for a card PLAUSIBLE behind the heuristic's best,
+    and the card played is one of those looked at most (it survived every round of the halving)."""
+    from septima_sim.engine.decisions import Decision, Kind
+    from septima_sim.engine.view import PlayerView
+
+    copies = count_copies(monkeypatch, "sample_moon_phase")
+    player = make_policy("vsearch:48")
+    choices: list[tuple[Decision, int, list[float]]] = []
+    choose = player.choose
+
+    def watched(decision: Decision, view: PlayerView) -> int:
+        values = player.own.values(decision, view) if decision.kind == Kind.CARD else []  # type: ignore[attr-defined]
+        i = choose(decision, view)
+        choices.append((decision, i, values or []))
+        return i
+
+    player.choose = watched  # type: ignore[method-assign]
+    play_game(FULL_2P, load_content(), [player, make_policy("balanced")], 9)
+    halved = 0
+    for decision, chosen, values in choices:
+        counts = [copies[id(decision), i] for i in range(len(decision.options))]
+        if not any(counts):
+            continue
+        assert sum(counts) <= round(48 * learned_mod.CARD_SHARE)
+        assert counts[chosen] == max(counts)
+        best = max(values)
+        assert all(c == 0 for c, v in zip(counts, values, strict=True) if v <= best - learned_mod.PLAUSIBLE)
+        halved += len({c for c in counts if c}) > 1  # cards dropped after a round got fewer copies
+    assert halved > 0
+
+
+@pytest.mark.parametrize(("share", "close"), [(0.25, 0.0), (0.25, 0.5), (0.0, 0.5)])
+def test_vsearch_searches_the_draft_the_spells_taken_and_the_close_calls_on_its_share(
+    monkeypatch: pytest.MonkeyPatch, share: float, close: float
+) -> None:
+    """vsearch:N also looks ahead at the draft and every spell taken (ALWAYS_SEARCHED, as ismcts) and at the decisions
+    whose best options the heuristic rates within CLOSE_CALL (only those options), on OTHER_SHARE of N re-guesses
+    shared by halving; at no other decision than those and the card, and none at all with share 0."""
+    from septima_sim.engine.decisions import Decision
+    from septima_sim.engine.view import PlayerView
+    from septima_sim.players.branching import ALWAYS_SEARCHED
+
+    copies = count_copies(monkeypatch, "branch")
+    monkeypatch.setattr(learned_mod, "OTHER_SHARE", share)
+    monkeypatch.setattr(learned_mod, "CLOSE_CALL", close)
+    player = make_policy("vsearch:16")
+    seen: dict[int, tuple[Decision, list[float] | None]] = {}  # holds each decision: no id is reused
+    choose = player.choose
+
+    def watched(decision: Decision, view: PlayerView) -> int:
+        seen[id(decision)] = (decision, player.own.values(decision, view))  # type: ignore[attr-defined]
+        return choose(decision, view)
+
+    player.choose = watched  # type: ignore[method-assign]
+    play_game(FULL_2P, load_content(), [player, make_policy("balanced")], 5)
+    if not share:
+        assert not copies
+        return
+    looked: dict[int, list[int]] = {}
+    for (key, _), n in copies.items():
+        looked.setdefault(key, []).append(n)
+    close_calls = 0
+    for key, counts in looked.items():  # 4 re-guesses (16 * 0.25) shared by halving: one per option still in per round
+        assert len(counts) >= 2 and max(counts) <= max(4, math.ceil(math.log2(len(counts))))
+        decision, values = seen[key]
+        if decision.kind in ALWAYS_SEARCHED:
+            continue
+        assert close and values is not None  # without CLOSE_CALL only the draft and the spells taken
+        tried = {i for k, i in copies if k == key}
+        assert tried == {i for i, v in enumerate(values) if v > max(values) - close}
+        close_calls += 1
+    assert {seen[key][0].kind for key in looked} & ALWAYS_SEARCHED
+    assert (close_calls > 0) == (close > 0)
 
 
 def test_a_chooser_for_other_cards_warns_once(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,15 +11,21 @@ decision is balanced's: card choices decide the turn, and branching at the ~70 o
 greedy's ~40x balanced's CPU. The model defaults to the one shipped for the built-in pack
 (``septima_sim/learn/default_model.json``); ``SEPTIMA_LEARNED_MODEL`` names another model file. A model trained on
 another pack than the game's still plays, after a one-line warning on stderr (once per process and pack).
+
+``vsearch:N`` is search with the same leaves: at a card choice ``CARD_SHARE`` * N re-guesses shared by sequential
+halving between the cards the heuristic rates within ``PLAUSIBLE`` of its best; at the draft, every spell taken and
+every decision whose best options the heuristic rates within ``CLOSE_CALL`` of each other, ``OTHER_SHARE`` * N the
+same way (copies replayed from the moon phase's checkpoint). Its other decisions are balanced's.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +34,7 @@ from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.view import LiveView, PlayerView, Simulator
 from septima_sim.learn.features import NAMES, features, pair_features, pair_names
-from septima_sim.players.branching import BranchingPlayer
+from septima_sim.players.branching import ALWAYS_SEARCHED, BranchingPlayer
 from septima_sim.players.heuristic import HeuristicPolicy
 
 if TYPE_CHECKING:  # numpy (the model's) is imported at the first model read, not by every run that trusts players
@@ -54,8 +60,28 @@ PRIOR = 1.0
 DISTILL_SAMPLES = 1
 """Re-guesses per looked-ahead choice in the distillation games (``septima-sim learn --distill``): the chooser's label
 is their mean difference (2 made ``learned-fast`` stronger and ``learned`` weaker at 4 players, docs/players.md)."""
+PLAUSIBLE = 8.0
+"""``vsearch:N`` looks at the cards the heuristic rates within this many Wisdom units of its best (inf: every card)."""
+HALVING = True
+"""``vsearch:N`` spends its look-aheads by sequential halving (False: the same number on every card)."""
+CARD_SHARE = 0.5
+"""``vsearch:N`` shares this many times N re-guesses between the plausible cards at a card choice (the rest of its
+budget pays for the close calls: with the same CPU, 1.0 and no close calls won 50.5% against ismcts:50 where 0.5 and
+0.16 with them won 54-59%, docs/players.md)."""
+CLOSE_CALL = 0.5
+"""``vsearch:N`` also searches, on ``OTHER_SHARE``, every decision whose best options the heuristic rates within this
+many Wisdom units of each other, over those options (0: only the card, the draft and the spells taken)."""
+OTHER_SHARE = 0.16
+"""``vsearch:N`` searches the draft, every spell taken (``ALWAYS_SEARCHED``, as ``ismcts`` does) and the close calls
+on this share of N re-guesses, each option played to the next card selection on a copy replayed from the moon phase's
+checkpoint (``Simulator.branch``); 0: balanced's answers there."""
 TIE_BREAK = 1e-3
 """Weight of the heuristic's own card values: they break ties between equal model values."""
+
+Totals = dict[int, float]
+"""Each option's summed value over the re-guesses it was played on."""
+Valuer = Callable[[Decision, list[int], list[int]], Totals]
+"""Values options on re-guesses: (decision, options, seeds) -> ``Totals``."""
 
 _WARNED: set[tuple[str, str]] = set()
 """(model pack hash, game pack hash) pairs already warned about in this process."""
@@ -98,8 +124,9 @@ class LearnedPolicy(BranchingPlayer):
     """Chooses the card whose moon phase ends in the position of the highest learned value; balanced otherwise.
 
     With a ``chooser``, a contested choice the chooser calls by ``confident`` or more costs no copy (0: never one,
-    ``learned-fast``). With a ``budget`` (``vsearch:N``) every card is looked at, each on ``budget // cards``
-    re-guesses (the same ones for every card), and the card of the best mean value wins."""
+    ``learned-fast``). With a ``budget`` (``vsearch:N``) the cards the heuristic rates within ``PLAUSIBLE`` of its
+    best share ``CARD_SHARE`` * N re-guesses by sequential halving (``_halve``) and the card of the best mean value
+    wins; the draft, the spells taken and the heuristic's close calls are searched the same way (``_other``)."""
 
     def __init__(
         self,
@@ -132,11 +159,18 @@ class LearnedPolicy(BranchingPlayer):
 
     def attach(self, simulator: Simulator) -> None:
         """The look-ahead copies the game at the card choice itself (``Simulator.sample_moon_phase``), so it asks
-        for no checkpoints (``record``: a copy of the game at every moon phase)."""
+        for no checkpoints (``record``: a copy of the game at every moon phase) unless ``vsearch`` searches the
+        draft and the spells taken (``OTHER_SHARE``)."""
         self._sim = simulator
+        if self.budget and OTHER_SHARE > 0:
+            simulator.record()
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
         n = len(decision.options)
+        if self.budget and decision.kind != Kind.CARD and n >= 2 and OTHER_SHARE > 0:
+            searched = self._other(decision, view)
+            if searched >= 0:
+                return searched
         if decision.kind != Kind.CARD or n < 2:
             return self.own.choose(decision, view)
         if not self._checked:
@@ -145,47 +179,114 @@ class LearnedPolicy(BranchingPlayer):
             warn_pack(self.model, view.content.hash)
             self._use_chooser = self.chooser is not None and fits(self.chooser, view.content)
         own = self.own.values(decision, view) or [0.0] * n
+        if self.budget:
+            return self._halve(decision, own, max(1, round(self.budget * CARD_SHARE)), self._values)
         pair: list[float] = []
         prior = 0.0
-        if self.budget:
-            ranked, samples = list(range(n)), max(1, self.budget // n)
-        else:
-            ranked = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES]  # stable: ties keep order
-            samples = 1 if self.trace is None else DISTILL_SAMPLES
-            if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
-                return ranked[0]
-            if self.fast and not self._use_chooser:
-                return ranked[0]  # a chooser for other cards: balanced's card
-            if (self._use_chooser or self.trace is not None) and isinstance(view, LiveView) and len(ranked) == 2:
-                a, b = ranked
-                cards = decision.options
-                pair = pair_features(view, self.own.evaluate(view), cards[a], cards[b], own[a] - own[b])
-                if self.chooser is not None and self._use_chooser:  # the distilled look-ahead: no copy of the game
-                    prior = float(self.chooser.predict([pair])[0])
-                    if abs(prior) >= self._bar:
-                        return a if prior >= 0 else b
-        sim = self.simulator()
-        seeds = [self._rng.getrandbits(64) for _ in range(samples)]  # the same re-guesses for every card
-        others: list[dict[int, int]] = [{} for _ in seeds]  # the other seats' cards in each re-guess: chosen once
-        totals = dict.fromkeys(ranked, 0.0)
-        rows: list[list[float]] = []
-        where: list[int] = []
-        for i in ranked:
-            for seed, cards_of_others in zip(seeds, others, strict=True):
-                policies = [self.rollout() for _ in range(sim.n_players)]
-                twin, result = sim.sample_moon_phase(decision, i, policies, seed, cards_of_others)
-                if result is not None:  # the game ended in this moon phase: its margin is known
-                    totals[i] += final_margin(result, self.seat)
-                else:
-                    rows.append(features(twin, self.own.evaluate(twin)))
-                    where.append(i)
-        if rows:
-            for i, v in zip(where, self.model.predict(rows).tolist(), strict=True):
-                totals[i] += v
+        ranked = sorted(range(n), key=lambda i: -own[i])[:CANDIDATES]  # stable: ties keep order
+        samples = 1 if self.trace is None else DISTILL_SAMPLES
+        if own[ranked[0]] - own[ranked[1]] >= CLEAR_LEAD:
+            return ranked[0]
+        if self.fast and not self._use_chooser:
+            return ranked[0]  # a chooser for other cards: balanced's card
+        if (self._use_chooser or self.trace is not None) and isinstance(view, LiveView) and len(ranked) == 2:
+            a, b = ranked
+            cards = decision.options
+            pair = pair_features(view, self.own.evaluate(view), cards[a], cards[b], own[a] - own[b])
+            if self.chooser is not None and self._use_chooser:  # the distilled look-ahead: no copy of the game
+                prior = float(self.chooser.predict([pair])[0])
+                if abs(prior) >= self._bar:
+                    return a if prior >= 0 else b
+        totals = self._values(decision, ranked, [self._rng.getrandbits(64) for _ in range(samples)])
         if pair and self.trace is not None:
             self.trace(pair, (totals[ranked[0]] - totals[ranked[1]]) / samples)
         totals[ranked[0]] += PRIOR * prior  # 0 without a chooser
         return max(ranked, key=lambda i: totals[i] + TIE_BREAK * own[i])  # ties: the heuristic's order
+
+    def _other(self, decision: Decision, view: PlayerView) -> int:
+        """``vsearch:N`` at a decision other than the card: the draft and every spell taken, and (``CLOSE_CALL``) a
+        decision whose two best options the heuristic rates within ``CLOSE_CALL`` of each other, halved over the
+        options within that of the best; -1 where it does not search (balanced's answer)."""
+        n = len(decision.options)
+        if decision.kind in ALWAYS_SEARCHED:
+            own, plausible = self.own.values(decision, view) or [0.0] * n, PLAUSIBLE
+        elif CLOSE_CALL > 0:
+            values = self.own.values(decision, view)
+            if values is None or sum(v > max(values) - CLOSE_CALL for v in values) < 2:
+                return -1
+            own, plausible = values, CLOSE_CALL
+        else:
+            return -1
+        return self._halve(decision, own, max(1, round(self.budget * OTHER_SHARE)), self._branch_values, plausible)
+
+    def _halve(
+        self, decision: Decision, own: list[float], budget: int, values: Valuer, plausible: float = PLAUSIBLE
+    ) -> int:
+        """``vsearch:N``: sequential halving over the options the heuristic rates within ``PLAUSIBLE`` of its best (one
+        such option is played at once; Karnin et al. 2013's sequential halving otherwise), each valued by ``values``
+        on the same re-guesses. The budget is split over
+        ceil(log2 cards) rounds (what a round leaves over goes to the next); each round plays every card still in on
+        new re-guesses (the same ones for each card) and keeps the better half by mean value, so the close cards get
+        most of the look-aheads."""
+        best = max(own)
+        alive = [i for i in range(len(decision.options)) if own[i] > best - plausible]  # the rest are not tried
+        if len(alive) == 1:
+            return alive[0]
+        rounds = max(1, math.ceil(math.log2(len(alive)))) if HALVING else 1
+        totals = dict.fromkeys(alive, 0.0)
+        spent = 0
+        for r in range(rounds):  # each round an equal share of what is left (at least one re-guess per card)
+            new = max(1, (budget - spent) // (rounds - r) // len(alive))
+            spent += new * len(alive)
+            more = values(decision, alive, [self._rng.getrandbits(64) for _ in range(new)])
+            for i in alive:
+                totals[i] += more[i]
+            alive.sort(key=lambda i: -(totals[i] + TIE_BREAK * own[i]))  # ties: the heuristic's order
+            if r < rounds - 1:
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+        return alive[0]
+
+    def _values(self, decision: Decision, cards: list[int], seeds: list[int]) -> Totals:
+        """Each of ``cards``' summed value over the re-guesses ``seeds`` (the same ones for every card), each played
+        on a copy made at the card choice (``Simulator.sample_moon_phase``) to the next card selection."""
+        sim = self.simulator()
+        others: list[dict[int, int]] = [{} for _ in seeds]  # the other seats' cards in each re-guess: chosen once
+        n = sim.n_players
+        leaves = (
+            (i, *sim.sample_moon_phase(decision, i, [self.rollout() for _ in range(n)], seed, cards_of_others))
+            for i in cards
+            for seed, cards_of_others in zip(seeds, others, strict=True)
+        )
+        return self._score(cards, leaves)
+
+    def _branch_values(self, decision: Decision, options: list[int], seeds: list[int]) -> Totals:
+        """``_values`` at another decision than the card: each option on a re-guessed copy (``Simulator.branch``,
+        replayed from the moon phase's checkpoint) to the next card selection."""
+        sim = self.simulator()
+        n = sim.n_players
+        leaves = (
+            (i, *sim.branch(decision, i, [self.rollout() for _ in range(n)], seed, None, True))
+            for i in options
+            for seed in seeds
+        )
+        return self._score(options, leaves)
+
+    def _score(self, options: list[int], leaves: Iterable[tuple[int, LiveView, GameResult | None]]) -> Totals:
+        """Each option's summed value of its ``leaves`` (option, copy, result; each copy read and let go in turn): the
+        model's value of the position reached, or the final margin when the game ended first."""
+        totals = dict.fromkeys(options, 0.0)
+        rows: list[list[float]] = []
+        where: list[int] = []
+        for i, twin, result in leaves:
+            if result is not None:  # the game ended in this moon phase: its margin is known
+                totals[i] += final_margin(result, self.seat)
+            else:
+                rows.append(features(twin, self.own.evaluate(twin)))
+                where.append(i)
+        if rows:
+            for i, v in zip(where, self.model.predict(rows).tolist(), strict=True):
+                totals[i] += v
+        return totals
 
 
 def fits(chooser: ValueModel, content: Content) -> bool:

@@ -78,8 +78,9 @@ POLICIES["greedy"] = lambda: GreedyPolicy(balanced_heuristic(), balanced_heurist
 
 def _learned(name: str = "learned") -> Policy:
     """``learned`` (greedy's look-ahead at the card choices the distilled chooser is not sure of, scored by the value
-    model, ``players/learned.py``) or ``vsearch:N`` (N look-aheads per card choice spread over every card, the same
-    model at the leaves)."""
+    model, ``players/learned.py``) or ``vsearch:N`` (search with the same model at the leaves: N/2 look-aheads per card
+    choice shared by sequential halving over the heuristic's plausible cards, N * 0.16 at the draft, every spell taken
+    and every close call)."""
     from septima_sim.learn.model import ModelError
     from septima_sim.players.learned import CONFIDENT, LearnedPolicy, default_chooser, default_model
 
