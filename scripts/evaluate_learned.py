@@ -93,10 +93,10 @@ def main() -> None:
         "--uniform", action="store_true", help="vsearch: the same look-aheads on every card (no sequential halving)"
     )
     parser.add_argument("--card-share", type=float, default=learned.CARD_SHARE, help="vsearch: budget share at cards")
-    parser.add_argument("--close-call", type=float, default=learned.CLOSE_CALL, help="vsearch: close-call margin")
-    parser.add_argument(
-        "--other-share", type=float, default=learned.OTHER_SHARE, help="vsearch: budget share at the draft and spells"
-    )
+    close_help = "vsearch: heuristic gap of a close call (0: none searched)"
+    parser.add_argument("--close-call", type=float, default=learned.CLOSE_CALL, help=close_help)
+    other_help = "vsearch: budget share at the draft, the spells taken and the close calls"
+    parser.add_argument("--other-share", type=float, default=learned.OTHER_SHARE, help=other_help)
     parser.add_argument(
         "--evaluator", choices=("model", "heuristic"), default="model", help="heuristic: state_value instead"
     )

@@ -85,7 +85,12 @@ def test_parameters_load_from_content_and_bounds_are_checked(tmp_path: Path) -> 
 def test_every_skill_tier_has_a_lineup_for_one_to_four_players() -> None:
     lineups = builtin_lineups()
     tiers = {"all-random": "random", "all-greedy": "greedy", "all-balanced": "balanced"}
-    tiers |= {"all-search": "search:50", "all-ismcts": "ismcts:50", "all-learned": "learned"}
+    tiers |= {
+        "all-search": "search:50",
+        "all-ismcts": "ismcts:50",
+        "all-learned": "learned",
+        "all-vsearch": "vsearch:50",
+    }
     for name, persona in tiers.items():
         lineup = lineups[name]
         assert lineup.pool and set(lineup.personas) == {persona}

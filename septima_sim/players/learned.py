@@ -66,8 +66,8 @@ HALVING = True
 """``vsearch:N`` spends its look-aheads by sequential halving (False: the same number on every card)."""
 CARD_SHARE = 0.5
 """``vsearch:N`` shares this many times N re-guesses between the plausible cards at a card choice (the rest of its
-budget pays for the close calls: with the same CPU, 1.0 and no close calls won 50.5% against ismcts:50 where 0.5 and
-0.16 with them won 54-59%, docs/players.md)."""
+budget pays for the close calls: 1.0 without them won 50.5% against ismcts:50 at 2 players, 0.5 with them 62.2% on
+fresh seeds at about the same CPU, docs/players.md)."""
 CLOSE_CALL = 0.5
 """``vsearch:N`` also searches, on ``OTHER_SHARE``, every decision whose best options the heuristic rates within this
 many Wisdom units of each other, over those options (0: only the card, the draft and the spells taken)."""
