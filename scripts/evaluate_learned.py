@@ -5,8 +5,9 @@ The learned seat's CPU per game is the CPU of a learned-vs-balanced game minus h
 game on the same seed (balanced's own seat), so the rollouts it runs inside its look-ahead count as its own. Prints a
 plain-text report; it is not a test. Usage: ``python scripts/evaluate_learned.py [--seeds N] [--seed0 S]
 [--players P] [--player NAME] [--candidates C] [--lead L] [--confident X] [--prior W] [--model FILE] [--chooser FILE]
-[--evaluator model|heuristic] [--versus A B] [--plausible X] [--uniform] [--other-share S]``. ``--versus A B`` plays
-A against B head to head (at 4 players two seats each) with each side's CPU timed on its own decisions.
+[--evaluator model|heuristic] [--versus A B] [--plausible X] [--uniform] [--card-share S] [--other-share S]
+[--close-call M]``. ``--versus A B`` plays A against B head to head (at 4 players two seats each) with each side's CPU
+timed on its own decisions.
 """
 
 from __future__ import annotations

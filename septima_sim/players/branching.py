@@ -6,13 +6,23 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from septima_sim.engine.decisions import Kind
+from septima_sim.engine.decisions import Decision, Kind
 from septima_sim.engine.view import Simulator
 from septima_sim.players.heuristic import HeuristicPolicy
 
 ALWAYS_SEARCHED: frozenset[str] = frozenset({Kind.DRAFT_RETURN, Kind.SPELL_GAIN})
 """Decisions the search players (``search``, ``ismcts``) search besides the card whatever the heuristic's values:
 which witches and spells end up in play (issue #28: the heuristic alone left some never taken)."""
+
+
+def settled(decision: Decision, values: list[float] | None, margin: float) -> int:
+    """The heuristic's pick when it is sure: a decision other than the card, the draft and a spell taken
+    (``ALWAYS_SEARCHED``) whose best value leads the second by at least `margin`; else -1 (worth searching)."""
+    if values is None or decision.kind == Kind.CARD or decision.kind in ALWAYS_SEARCHED:
+        return -1
+    best = max(values)
+    second = max((v for i, v in enumerate(values) if i != values.index(best)), default=best)
+    return values.index(best) if best - second >= margin else -1
 
 
 class BranchingPlayer:

@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.view import PlayerView
-from septima_sim.players.branching import ALWAYS_SEARCHED, BranchingPlayer
+from septima_sim.players.branching import BranchingPlayer, settled
 from septima_sim.players.heuristic import HeuristicPolicy
 from septima_sim.players.outcome import seat_margin, seat_value
 
@@ -115,16 +115,6 @@ def smooth_value(result: GameResult, seat: int, scale: float) -> float:
     """A smooth value of a (shortened) game: the logistic of the seat's Wisdom margin over the best other seat in
     units of `scale` Wisdom; it tells a near miss from a rout, so fewer rollouts separate two options."""
     return 1.0 / (1.0 + math.exp(-seat_margin(result, seat) / scale))
-
-
-def settled(decision: Decision, values: list[float] | None, margin: float) -> int:
-    """The heuristic's pick when it is sure: a decision other than the card, the draft and a spell taken
-    (``ALWAYS_SEARCHED``) whose best value leads the second by at least `margin`; else -1 (worth searching)."""
-    if values is None or decision.kind == Kind.CARD or decision.kind in ALWAYS_SEARCHED:
-        return -1
-    best = max(values)
-    second = max((v for i, v in enumerate(values) if i != values.index(best)), default=best)
-    return values.index(best) if best - second >= margin else -1
 
 
 def triage(

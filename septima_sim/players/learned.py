@@ -34,7 +34,7 @@ from septima_sim.engine.decisions import Decision, Kind, Policy
 from septima_sim.engine.results import GameResult
 from septima_sim.engine.view import LiveView, PlayerView, Simulator
 from septima_sim.learn.features import NAMES, features, pair_features, pair_names
-from septima_sim.players.branching import ALWAYS_SEARCHED, BranchingPlayer
+from septima_sim.players.branching import ALWAYS_SEARCHED, BranchingPlayer, settled
 from septima_sim.players.heuristic import HeuristicPolicy
 
 if TYPE_CHECKING:  # numpy (the model's) is imported at the first model read, not by every run that trusts players
@@ -160,19 +160,16 @@ class LearnedPolicy(BranchingPlayer):
     def attach(self, simulator: Simulator) -> None:
         """The look-ahead copies the game at the card choice itself (``Simulator.sample_moon_phase``), so it asks
         for no checkpoints (``record``: a copy of the game at every moon phase) unless ``vsearch`` searches the
-        draft and the spells taken (``OTHER_SHARE``)."""
+        draft, the spells taken and the close calls (``OTHER_SHARE``): copies replayed from those checkpoints."""
         self._sim = simulator
         if self.budget and OTHER_SHARE > 0:
             simulator.record()
 
     def choose(self, decision: Decision, view: PlayerView) -> int:
         n = len(decision.options)
-        if self.budget and decision.kind != Kind.CARD and n >= 2 and OTHER_SHARE > 0:
-            searched = self._other(decision, view)
-            if searched >= 0:
-                return searched
         if decision.kind != Kind.CARD or n < 2:
-            return self.own.choose(decision, view)
+            searched = self._other(decision, view) if self.budget and n >= 2 and OTHER_SHARE > 0 else -1
+            return searched if searched >= 0 else self.own.choose(decision, view)
         if not self._checked:
             self._checked = True
             self._bar = self.confident * 2 / view.n_players
@@ -207,27 +204,26 @@ class LearnedPolicy(BranchingPlayer):
         """``vsearch:N`` at a decision other than the card: the draft and every spell taken, and (``CLOSE_CALL``) a
         decision whose two best options the heuristic rates within ``CLOSE_CALL`` of each other, halved over the
         options within that of the best; -1 where it does not search (balanced's answer)."""
-        n = len(decision.options)
-        if decision.kind in ALWAYS_SEARCHED:
-            own, plausible = self.own.values(decision, view) or [0.0] * n, PLAUSIBLE
-        elif CLOSE_CALL > 0:
-            values = self.own.values(decision, view)
-            if values is None or sum(v > max(values) - CLOSE_CALL for v in values) < 2:
-                return -1
-            own, plausible = values, CLOSE_CALL
-        else:
+        always = decision.kind in ALWAYS_SEARCHED
+        if not always and CLOSE_CALL <= 0:
             return -1
+        values = self.own.values(decision, view)
+        if always:
+            own, plausible = values or [0.0] * len(decision.options), PLAUSIBLE
+        elif values is None or settled(decision, values, CLOSE_CALL) >= 0:  # the heuristic is sure: no close call
+            return -1
+        else:
+            own, plausible = values, CLOSE_CALL
         return self._halve(decision, own, max(1, round(self.budget * OTHER_SHARE)), self._branch_values, plausible)
 
     def _halve(
         self, decision: Decision, own: list[float], budget: int, values: Valuer, plausible: float = PLAUSIBLE
     ) -> int:
-        """``vsearch:N``: sequential halving over the options the heuristic rates within ``PLAUSIBLE`` of its best (one
-        such option is played at once; Karnin et al. 2013's sequential halving otherwise), each valued by ``values``
-        on the same re-guesses. The budget is split over
-        ceil(log2 cards) rounds (what a round leaves over goes to the next); each round plays every card still in on
-        new re-guesses (the same ones for each card) and keeps the better half by mean value, so the close cards get
-        most of the look-aheads."""
+        """``vsearch:N``: sequential halving (Karnin et al. 2013) over the options the heuristic rates within
+        ``plausible`` of its best (one such option is played at once). The budget is split over ceil(log2 options)
+        rounds (what a round leaves over goes to the next); each round values every option still in with ``values``
+        on new re-guesses (the same ones for each option) and keeps the better half, so the close options get most of
+        the look-aheads."""
         best = max(own)
         alive = [i for i in range(len(decision.options)) if own[i] > best - plausible]  # the rest are not tried
         if len(alive) == 1:
